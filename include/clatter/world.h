@@ -1,0 +1,374 @@
+/* clatter — worlds, bodies, shapes, materials, joints, force elements, stepping, diagnostics.
+ *
+ * Conventions (SPEC.md §0):
+ *  - A world is 2D or 3D. 2D bodies use (x, y, θ); their arrays below use components [0], [1]
+ *    and the scalar angle / angular_velocity[0]; unused components must be 0.
+ *  - 3D: position in the world frame, orientation a unit quaternion (w, x, y, z) body→world,
+ *    linear velocity in the world frame, angular velocity in the BODY frame.
+ *  - A body's frame is its centre of mass and principal axes. When a body is built from shapes
+ *    placed off-centre or with a non-diagonal inertia, clt_world_add_body moves the body frame to
+ *    the centre of mass and principal axes once (the shapes' local poses are re-expressed), and
+ *    clt_body_get_state reports that frame.
+ *
+ * Creation goes through definition structs obtained from clt_default_*_def() so new fields never
+ * break callers. Every function that can fail returns clt_status_t; the message is available from
+ * clt_world_error(). */
+#ifndef CLATTER_WORLD_H
+#define CLATTER_WORLD_H
+
+#include "clatter/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct clt_world_t clt_world_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Method (SPEC.md §1–§3): scheme, solver, tolerances. */
+
+typedef enum clt_scheme_t {
+  CLT_SCHEME_NONE,          /* unstabilized velocity-level step */
+  CLT_SCHEME_ANITESCU_HART, /* Υ = γΘ/h, Δ = γΦ/h (default) */
+  CLT_SCHEME_BAUMGARTE,     /* Υ = αΘ, Δ = αΦ */
+  CLT_SCHEME_POST,          /* Cline–Pai post-stabilization */
+  CLT_SCHEME_RELAXED        /* convex relaxation, one QP per step */
+} clt_scheme_t;
+
+typedef enum clt_solver_kind_t {
+  CLT_SOLVER_LEMKE,
+  CLT_SOLVER_BGS,
+  CLT_SOLVER_APGD,
+  CLT_SOLVER_BBPGD
+} clt_solver_kind_t;
+
+typedef enum clt_gyroscopic_t {
+  CLT_GYRO_EXPLICIT,      /* −ω×Jω in k̂ (default) */
+  CLT_GYRO_SEMI_IMPLICIT, /* h K_c added to M̂, K_c = −[Jω]ₓ (004 §2.3.5) */
+  CLT_GYRO_OFF
+} clt_gyroscopic_t;
+
+typedef enum clt_on_unconverged_t {
+  CLT_UNCONVERGED_RECORD, /* record in diagnostics (default) */
+  CLT_UNCONVERGED_WARN,   /* record and log a warning */
+  CLT_UNCONVERGED_ABORT   /* clt_world_step returns CLT_ERR_SOLVER */
+} clt_on_unconverged_t;
+
+typedef struct clt_method_t {
+  clt_scheme_t scheme;
+  double gamma;              /* anitescu-hart / relaxed γ ∈ (0, 1], default 1 */
+  double alpha;              /* baumgarte α [1/s], default 0 */
+  int post_repeats;          /* post: extra projections while I(q) > post_tolerance, default 0 */
+  double post_tolerance;     /* [m], default 1e-9 */
+  clt_solver_kind_t solver;  /* default Lemke */
+  double tolerance;          /* solver residual tolerance (SPEC §2 "Residual"), default 1e-10 */
+  int max_iterations;        /* iterative solvers (pivots for Lemke), default 10000 */
+  double relaxation;         /* BGS over-relaxation ω, default 1 */
+  bool warm_start;           /* default true */
+  double active_set_eps;     /* ε̂ [m], default 1e-3 */
+  int friction_directions;   /* m_C in 3D (even, ≥ 4), default 8; always 2 in 2D */
+  clt_gyroscopic_t gyroscopic;
+  clt_on_unconverged_t on_unconverged;
+} clt_method_t;
+
+clt_method_t clt_default_method(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * World */
+
+typedef struct clt_world_def_t {
+  int dimension;       /* 2 or 3 */
+  double time_step;    /* h [s] > 0 */
+  double gravity[3];   /* [m/s²]; 2D uses [0], [1] */
+  clt_method_t method;
+  clt_log_fn log;      /* optional */
+  void *log_user;
+} clt_world_def_t;
+
+clt_world_def_t clt_default_world_def(void); /* 3D, h = 1e-3, gravity (0, 0, −9.81) */
+
+/* Creates a world. On failure *out is NULL; if message is non-NULL, a reason is copied into it
+ * (message_size bytes at most). */
+clt_status_t clt_world_create(const clt_world_def_t *def, clt_world_t **out, char *message,
+                              size_t message_size);
+void clt_world_destroy(clt_world_t *world);
+
+/* The message of the last failed call on this world ("" if none). Valid until the next call. */
+const char *clt_world_error(const clt_world_t *world);
+
+int clt_world_dimension(const clt_world_t *world);
+double clt_world_time(const clt_world_t *world);
+int64_t clt_world_step_count(const clt_world_t *world);
+double clt_world_time_step(const clt_world_t *world);
+const clt_method_t *clt_world_method(const clt_world_t *world);
+
+/* ---------------------------------------------------------------------------------------------
+ * Materials: per-shape friction, restitution and density. Contact pairs combine μ and e_N by the
+ * geometric mean (documented in docs/scene-format.md). */
+
+typedef struct clt_material_def_t {
+  double friction;    /* μ ≥ 0, default 0.5 */
+  double restitution; /* e_N ∈ [0, 1], default 0 */
+  double density;     /* [kg/m³] in 3D, [kg/m²] in 2D, default 1000 */
+  const char *name;   /* optional, copied */
+} clt_material_def_t;
+
+clt_material_def_t clt_default_material_def(void);
+clt_status_t clt_world_add_material(clt_world_t *world, const clt_material_def_t *def, int *out_index);
+
+/* ---------------------------------------------------------------------------------------------
+ * Shapes (SPEC.md §5). Local pose relative to the body reference frame given in clt_body_def_t. */
+
+typedef enum clt_shape_type_t {
+  /* 2D */
+  CLT_SHAPE_DISK,       /* radius */
+  CLT_SHAPE_HALFPLANE,  /* point, normal (local frame); static/kinematic bodies only */
+  CLT_SHAPE_SEGMENT,    /* a, b endpoints, radius ≥ 0 (rounded) */
+  CLT_SHAPE_ELLIPSE,    /* semi_axes[0..1] */
+  CLT_SHAPE_POLYGON,    /* vertices (counter-clockwise, convex), vertex_count ≥ 3 */
+  /* 3D */
+  CLT_SHAPE_SPHERE,     /* radius */
+  CLT_SHAPE_HALFSPACE,  /* point, normal; static/kinematic bodies only */
+  CLT_SHAPE_BOX,        /* half_extents[0..2] */
+  CLT_SHAPE_CAPSULE,    /* radius, length = distance between the two cap centres, along local z */
+  CLT_SHAPE_ELLIPSOID,  /* semi_axes[0..2] */
+  CLT_SHAPE_TORUS,      /* major_radius (centreline), minor_radius (tube), axis = local z */
+  CLT_SHAPE_TYPE_COUNT
+} clt_shape_type_t;
+
+#define CLT_MAX_POLYGON_VERTICES 32
+
+typedef struct clt_shape_def_t {
+  clt_shape_type_t type;
+  double radius;
+  double length;
+  double half_extents[3];
+  double semi_axes[3];
+  double major_radius;
+  double minor_radius;
+  double point[3];
+  double normal[3];
+  double a[3];
+  double b[3];
+  double vertices[CLT_MAX_POLYGON_VERTICES][2];
+  int vertex_count;
+  double local_position[3];
+  double local_angle;          /* 2D */
+  double local_orientation[4]; /* 3D quaternion (w, x, y, z), default identity */
+  int material;                /* index from clt_world_add_material; −1 = the world's default */
+} clt_shape_def_t;
+
+clt_shape_def_t clt_default_shape_def(clt_shape_type_t type);
+
+/* Short stable name ("disk", "sphere", ...) and its inverse (returns CLT_SHAPE_TYPE_COUNT if
+ * unknown). */
+const char *clt_shape_type_name(clt_shape_type_t type);
+clt_shape_type_t clt_shape_type_from_name(const char *name);
+
+/* ---------------------------------------------------------------------------------------------
+ * Bodies */
+
+typedef enum clt_body_type_t { CLT_BODY_DYNAMIC, CLT_BODY_STATIC, CLT_BODY_KINEMATIC } clt_body_type_t;
+
+/* Prescribed motion of a kinematic body, about its initial pose:
+ *   x(t) = x0 + velocity·t + amplitude·sin(2π frequency·t + phase)
+ * (angular motion: constant angular_velocity of the def). */
+typedef struct clt_motion_t {
+  double velocity[3];   /* [m/s] */
+  double amplitude[3];  /* [m] */
+  double frequency;     /* [Hz] */
+  double phase;         /* [rad] */
+} clt_motion_t;
+
+#define CLT_MAX_SHAPES_PER_BODY 64
+
+typedef struct clt_body_def_t {
+  clt_body_type_t type;
+  double position[3];
+  double angle;                /* 2D */
+  double orientation[4];       /* 3D (w, x, y, z), normalized on creation; default identity */
+  double velocity[3];          /* world frame */
+  double angular_velocity[3];  /* 3D: body frame; 2D: [0] = ω */
+  /* Mass properties: if mass > 0 they are taken as given (inertia = principal moments about the
+   * body frame axes: 3 values in 3D, inertia[0] in 2D), else computed from the shapes and their
+   * materials' densities. */
+  double mass;
+  double inertia[3];
+  const clt_shape_def_t *shapes; /* copied; shape_count ≤ CLT_MAX_SHAPES_PER_BODY */
+  int shape_count;
+  clt_motion_t motion;         /* kinematic bodies only */
+  const char *name;            /* optional, copied */
+} clt_body_def_t;
+
+clt_body_def_t clt_default_body_def(void);
+
+clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, clt_body_id_t *out);
+int clt_world_body_count(const clt_world_t *world);
+/* The i-th body in creation order (0 ≤ i < body count). */
+clt_body_id_t clt_world_body_at(const clt_world_t *world, int i);
+
+typedef struct clt_body_state_t {
+  double position[3];
+  double angle;                /* 2D */
+  double orientation[4];       /* 3D (w, x, y, z) */
+  double velocity[3];
+  double angular_velocity[3];  /* 3D body frame; 2D [0] */
+} clt_body_state_t;
+
+clt_status_t clt_body_get_state(const clt_world_t *world, clt_body_id_t body, clt_body_state_t *out);
+clt_status_t clt_body_set_state(clt_world_t *world, clt_body_id_t body, const clt_body_state_t *state);
+
+typedef struct clt_body_info_t {
+  clt_body_type_t type;
+  double mass;        /* +inf for static/kinematic */
+  double inertia[3];  /* principal moments (2D: [0]) */
+  int shape_count;
+  const char *name;   /* "" if none */
+} clt_body_info_t;
+
+clt_status_t clt_body_get_info(const clt_world_t *world, clt_body_id_t body, clt_body_info_t *out);
+/* The shape as stored (local pose relative to the body's principal frame). */
+clt_status_t clt_body_get_shape(const clt_world_t *world, clt_body_id_t body, int shape_index,
+                                clt_shape_def_t *out);
+
+/* ---------------------------------------------------------------------------------------------
+ * Joints (SPEC.md §0; stepping with joints arrives with the [stepper] work). body_b may be
+ * clt_world_ground(). Anchors and axes are in each body's local (def) frame; for the ground,
+ * world frame. */
+
+typedef enum clt_joint_type_t {
+  CLT_JOINT_REVOLUTE,   /* 2D pin; 3D hinge about axis */
+  CLT_JOINT_SPHERICAL,  /* 3D ball */
+  CLT_JOINT_PRISMATIC,  /* 3D slider along axis */
+  CLT_JOINT_FIXED,      /* 3D weld */
+  CLT_JOINT_DISTANCE,   /* |p_A − p_B| = distance */
+  CLT_JOINT_TYPE_COUNT
+} clt_joint_type_t;
+
+typedef struct clt_joint_def_t {
+  clt_joint_type_t type;
+  clt_body_id_t body_a;
+  clt_body_id_t body_b;
+  double anchor_a[3];
+  double anchor_b[3];
+  double axis_a[3];
+  double axis_b[3];
+  double distance; /* distance joint; < 0: take the initial distance */
+  const char *name;
+} clt_joint_def_t;
+
+clt_joint_def_t clt_default_joint_def(clt_joint_type_t type);
+const char *clt_joint_type_name(clt_joint_type_t type);
+clt_joint_type_t clt_joint_type_from_name(const char *name);
+clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def, clt_joint_id_t *out);
+int clt_world_joint_count(const clt_world_t *world);
+
+/* ---------------------------------------------------------------------------------------------
+ * Force elements */
+
+typedef enum clt_force_type_t {
+  /* Applied force and torque on one body:
+   *   F(t) = force + force_amplitude · cos(2π frequency t + phase)   (world frame, at the centre
+   *   of mass), τ(t) likewise (world frame in 2D/3D; converted to the body frame internally). */
+  CLT_FORCE_APPLIED,
+  /* Spring–damper between two attachment points (SPEC.md §4): f = −(stiffness φ + damping φ̇),
+   * φ = |p_A − p_B| − rest_length. treatment: explicit or linearly implicit. */
+  CLT_FORCE_SPRING_DAMPER,
+  CLT_FORCE_TYPE_COUNT
+} clt_force_type_t;
+
+typedef enum clt_force_treatment_t { CLT_TREAT_EXPLICIT, CLT_TREAT_IMPLICIT } clt_force_treatment_t;
+
+typedef struct clt_force_def_t {
+  clt_force_type_t type;
+  clt_body_id_t body_a;
+  clt_body_id_t body_b;       /* spring-damper: may be the ground */
+  double force[3];
+  double torque[3];           /* 2D: torque[0] */
+  double force_amplitude[3];
+  double torque_amplitude[3];
+  double frequency;           /* [Hz]; 20 cos t is force_amplitude 20, frequency 1/(2π) */
+  double phase;               /* [rad] */
+  double anchor_a[3];
+  double anchor_b[3];
+  double stiffness;           /* [N/m] */
+  double damping;             /* [N s/m] */
+  double rest_length;         /* [m]; < 0: take the initial length */
+  clt_force_treatment_t treatment;
+  const char *name;
+} clt_force_def_t;
+
+clt_force_def_t clt_default_force_def(clt_force_type_t type);
+const char *clt_force_type_name(clt_force_type_t type);
+clt_force_type_t clt_force_type_from_name(const char *name);
+clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def, clt_force_id_t *out);
+int clt_world_force_count(const clt_world_t *world);
+
+/* ---------------------------------------------------------------------------------------------
+ * Stepping and diagnostics (SPEC.md §7) */
+
+/* Advances the world by one time step h. On CLT_ERR_NUMERICAL (non-finite state) the state is
+ * left as it was before the step. */
+clt_status_t clt_world_step(clt_world_t *world);
+
+typedef enum clt_solver_status_t {
+  CLT_SOLVE_NONE = 0,     /* no constraint problem this step */
+  CLT_SOLVE_SOLVED,
+  CLT_SOLVE_RAY,          /* Lemke secondary ray */
+  CLT_SOLVE_MAX_ITERATIONS,
+  CLT_SOLVE_ERROR
+} clt_solver_status_t;
+
+const char *clt_solver_status_name(clt_solver_status_t status); /* "none","solved","ray",... */
+
+typedef struct clt_diagnostics_t {
+  int64_t step;          /* index of the step just taken (1 after the first step) */
+  double t;              /* time after the step */
+  int bodies;
+  int contacts;          /* active contacts */
+  int joints;            /* joint rows' owners */
+  int lcp_size;          /* unknowns of the step problem */
+  int iterations;
+  double residual;
+  clt_solver_status_t solver_status;
+  double infeasibility;  /* I(q) after the step, over ALL pairs and joints */
+  double penetration;    /* max(0, −Φ) */
+  double joint_error;    /* max |Θ| */
+  double kinetic_energy;
+  double potential_energy; /* gravity (relative to the origin) + springs */
+  int constraints;       /* ReLCP constraint count (0 where not applicable) */
+  int relcp_iterations;
+  double max_overlap;
+  double wall_s;         /* whole step */
+  double wall_collide_s;
+  double wall_assemble_s;
+  double wall_solve_s;
+} clt_diagnostics_t;
+
+/* Diagnostics of the last step (all zero before the first step except bodies, energies and
+ * infeasibility, which describe the current state). */
+clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics_t *out);
+
+/* Energies and infeasibility of the current state (what the diagnostics report after a step). */
+double clt_world_kinetic_energy(const clt_world_t *world);
+double clt_world_potential_energy(const clt_world_t *world);
+
+/* Total world-frame linear and angular momentum (about the origin) of the dynamic bodies. */
+void clt_world_momentum(const clt_world_t *world, double linear[3], double angular[3]);
+
+/* ---------------------------------------------------------------------------------------------
+ * Checkpoints: the complete mutable state (time, step count, positions, velocities, warm starts,
+ * restitution memory, ...) as an opaque byte blob. Restoring it into a world built from the same
+ * description makes the continuation bit-identical to an uninterrupted run. */
+
+size_t clt_world_state_size(const clt_world_t *world);
+clt_status_t clt_world_save_state(const clt_world_t *world, void *buffer, size_t size);
+clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t size);
+
+/* A 64-bit hash of the mutable state (determinism tests). */
+uint64_t clt_world_state_hash(const clt_world_t *world);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

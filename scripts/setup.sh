@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package clatter needs to build, test and run.
+# Usage: bash scripts/setup.sh            (core build + tests)
+#        bash scripts/setup.sh --bench    (also the peer engines for bench/)
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+packages=(build-essential cmake pkg-config libcjson-dev libhdf5-dev hdf5-tools
+          liblapack-dev libopenblas-dev python3 python3-numpy python3-h5py)
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(libsiconos-numerics-dev libode-dev libbullet-dev libmujoco-dev)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

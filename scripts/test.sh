@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds clatter and runs the whole test suite: a warnings-as-errors release build, then an
+# AddressSanitizer + UBSan build of the same tests. Usage: bash scripts/test.sh [--no-sanitize]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLATTER_WERROR=ON >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+if [ "${1:-}" != "--no-sanitize" ]; then
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLATTER_WERROR=ON -DCLATTER_SANITIZE=ON >/dev/null
+  cmake --build build-asan -j"$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE no_sanitize
+fi

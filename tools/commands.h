@@ -1,0 +1,10 @@
+/* The clatter command-line tool: one function per subcommand. Each returns the process exit
+ * status: 0 success, 1 runtime failure, 2 bad input (scene/problem/usage). */
+#ifndef CLATTER_TOOLS_COMMANDS_H
+#define CLATTER_TOOLS_COMMANDS_H
+
+int clt_cmd_run(int argc, char **argv);  /* tools/cmd_run.c */
+int clt_cmd_info(int argc, char **argv); /* tools/cmd_info.c */
+int clt_cmd_lcp(int argc, char **argv);  /* tools/cmd_lcp.c */
+
+#endif
