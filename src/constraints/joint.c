@@ -1,0 +1,232 @@
+/* Joints: definitions, validation, storage, the type table and the joint-error diagnostic
+ * (SPEC.md §1 Infeasibility: max |Θᵢ| over all joints). */
+#include "constraints/joint.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "math/vec.h"
+
+static const clt_joint_ops_t *const joint_table[CLT_JOINT_TYPE_COUNT] = {
+    [CLT_JOINT_REVOLUTE] = &clt_joint_ops_revolute,
+    [CLT_JOINT_SPHERICAL] = &clt_joint_ops_spherical,
+    [CLT_JOINT_PRISMATIC] = &clt_joint_ops_prismatic,
+    [CLT_JOINT_FIXED] = &clt_joint_ops_fixed,
+    [CLT_JOINT_DISTANCE] = &clt_joint_ops_distance,
+};
+
+const clt_joint_ops_t *clt_joint_ops(clt_joint_type_t type) {
+  if ((int)type < 0 || type >= CLT_JOINT_TYPE_COUNT) return NULL;
+  return joint_table[type];
+}
+
+const char *clt_joint_type_name(clt_joint_type_t type) {
+  const clt_joint_ops_t *ops = clt_joint_ops(type);
+  return ops ? ops->name : "unknown";
+}
+
+clt_joint_type_t clt_joint_type_from_name(const char *name) {
+  if (!name) return CLT_JOINT_TYPE_COUNT;
+  for (int t = 0; t < CLT_JOINT_TYPE_COUNT; t++)
+    if (strcmp(joint_table[t]->name, name) == 0) return (clt_joint_type_t)t;
+  return CLT_JOINT_TYPE_COUNT;
+}
+
+clt_joint_def_t clt_default_joint_def(clt_joint_type_t type) {
+  clt_joint_def_t d;
+  memset(&d, 0, sizeof d);
+  d.type = type;
+  d.body_a = clt_world_ground();
+  d.body_b = clt_world_ground();
+  d.axis_a[2] = 1.0;
+  d.axis_b[2] = 1.0;
+  d.distance = -1.0;
+  return d;
+}
+
+int clt_world_joint_count(const clt_world_t *world) { return world->joint_count; }
+
+void clt_joint_anchors(const clt_world_t *world, const clt_joint_rec_t *joint, double pa[3], double pb[3]) {
+  clt_body_world_point(world, joint->body_a, joint->anchor_a, pa, NULL);
+  clt_body_world_point(world, joint->body_b, joint->anchor_b, pb, NULL);
+}
+
+void clt_joint_orientation(const clt_world_t *world, int body, double r[4]) {
+  if (body < 0 || world->dimension == 2)
+    clt_q_identity(r);
+  else
+    clt_q_copy(r, world->states[body].orientation);
+}
+
+void clt_joint_rotation_error(const clt_world_t *world, const clt_joint_rec_t *joint, double out[3]) {
+  double ra[4], rb[4], rel[4], inv[4], err[4];
+  clt_joint_orientation(world, joint->body_a, ra);
+  clt_joint_orientation(world, joint->body_b, rb);
+  clt_q_conj(inv, ra);
+  clt_q_mul(rel, inv, rb);
+  clt_q_conj(inv, joint->relative_orientation);
+  clt_q_mul(err, inv, rel);
+  double sign = err[0] < 0.0 ? -2.0 : 2.0;
+  clt_v3_set(out, sign * err[1], sign * err[2], sign * err[3]);
+}
+
+int clt_joint_constraint(const clt_world_t *world, const clt_joint_rec_t *joint, double theta[6]) {
+  return clt_joint_ops(joint->type)->constraint(world, joint, theta);
+}
+
+double clt_world_joint_error(const clt_world_t *world) {
+  double worst = 0.0;
+  for (int j = 0; j < world->joint_count; j++) {
+    double theta[6];
+    int n = clt_joint_constraint(world, &world->joints[j], theta);
+    for (int k = 0; k < n; k++)
+      if (fabs(theta[k]) > worst || isnan(theta[k])) worst = fabs(theta[k]);
+  }
+  return worst;
+}
+
+#define FAIL(...) clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, __VA_ARGS__)
+
+clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def, clt_joint_id_t *out) {
+  if (out) {
+    out->index = CLT_NULL_INDEX;
+    out->generation = 0;
+  }
+  if (!def) return FAIL("joint: def must not be NULL");
+  char label[CLT_NAME_SIZE + 32];
+  if (def->name && def->name[0])
+    snprintf(label, sizeof label, "joint '%.63s'", def->name);
+  else
+    snprintf(label, sizeof label, "joint #%d", world->joint_count);
+  const clt_joint_ops_t *ops = clt_joint_ops(def->type);
+  if (!ops) return FAIL("%s: type is not a known joint type (got %d)", label, (int)def->type);
+  if (world->dimension == 2 ? !ops->allowed_2d : !ops->allowed_3d)
+    return FAIL("%s: a %s joint is not available in a %dD world", label, ops->name, world->dimension);
+  if (!clt_v3_isfinite(def->anchor_a) || !clt_v3_isfinite(def->anchor_b) || !clt_v3_isfinite(def->axis_a) ||
+      !clt_v3_isfinite(def->axis_b) || !isfinite(def->distance))
+    return FAIL("%s: every numeric field must be finite", label);
+  clt_joint_rec_t rec;
+  memset(&rec, 0, sizeof rec);
+  rec.type = def->type;
+  rec.generation = 1;
+  if (def->name) snprintf(rec.name, sizeof rec.name, "%s", def->name);
+  char what[CLT_NAME_SIZE + 48];
+  snprintf(what, sizeof what, "%s: body_a", label);
+  clt_status_t st = clt_world_resolve_body(world, def->body_a, false, what, &rec.body_a);
+  if (st != CLT_OK) return st;
+  snprintf(what, sizeof what, "%s: body_b", label);
+  st = clt_world_resolve_body(world, def->body_b, true, what, &rec.body_b);
+  if (st != CLT_OK) return st;
+  if (rec.body_a == rec.body_b) return FAIL("%s: body_a and body_b must be different bodies", label);
+  if (world->dimension == 2 && (def->anchor_a[2] != 0.0 || def->anchor_b[2] != 0.0))
+    return FAIL("%s: anchor_a[2] and anchor_b[2] must be 0 in a 2D world", label);
+  clt_body_point_from_def(world, rec.body_a, def->anchor_a, rec.anchor_a);
+  clt_body_point_from_def(world, rec.body_b, def->anchor_b, rec.anchor_b);
+  if (world->dimension == 3) {
+    if (ops->uses_axis && !(clt_v3_norm(def->axis_a) > 1e-12 && clt_v3_norm(def->axis_b) > 1e-12))
+      return FAIL("%s: axis_a and axis_b must be non-zero", label);
+    double axis_a[3] = {0.0, 0.0, 1.0}, axis_b[3] = {0.0, 0.0, 1.0};
+    if (clt_v3_norm(def->axis_a) > 1e-12) clt_v3_scale(axis_a, def->axis_a, 1.0 / clt_v3_norm(def->axis_a));
+    if (clt_v3_norm(def->axis_b) > 1e-12) clt_v3_scale(axis_b, def->axis_b, 1.0 / clt_v3_norm(def->axis_b));
+    clt_body_vector_from_def(world, rec.body_a, axis_a, rec.axis_a);
+    clt_body_vector_from_def(world, rec.body_b, axis_b, rec.axis_b);
+    clt_v3_basis(rec.axis_a, rec.perp_a[0], rec.perp_a[1]);
+    clt_v3_basis(rec.axis_b, rec.perp_b[0], rec.perp_b[1]);
+    double ra[4], rb[4], inv[4];
+    clt_joint_orientation(world, rec.body_a, ra);
+    clt_joint_orientation(world, rec.body_b, rb);
+    clt_q_conj(inv, ra);
+    clt_q_mul(rec.relative_orientation, inv, rb);
+    clt_q_normalize(rec.relative_orientation);
+  } else {
+    rec.axis_a[2] = rec.axis_b[2] = 1.0;
+    clt_q_identity(rec.relative_orientation);
+  }
+  if (def->type == CLT_JOINT_DISTANCE) {
+    if (def->distance < 0.0) {
+      double pa[3], pb[3], d[3];
+      clt_joint_anchors(world, &rec, pa, pb);
+      clt_v3_sub(d, pa, pb);
+      rec.distance = clt_v3_norm(d);
+    } else {
+      rec.distance = def->distance;
+    }
+  }
+  if (!clt_grow((void **)&world->joints, &world->joint_capacity, world->joint_count + 1, sizeof *world->joints))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);
+  world->joints[world->joint_count] = rec;
+  if (out) {
+    out->index = (uint32_t)world->joint_count;
+    out->generation = rec.generation;
+  }
+  world->joint_count++;
+  clt_world_describe_state(world, &world->diagnostics);
+  return CLT_OK;
+}
+
+int clt_joint_rows(const clt_world_t *world, const clt_joint_rec_t *joint, clt_jacobian_row_t rows[6]) {
+  memset(rows, 0, 6 * sizeof *rows);
+  return clt_joint_ops(joint->type)->rows(world, joint, rows);
+}
+
+void clt_point_row(const clt_world_t *world, int body, const double local[3], const double n[3], double sign,
+                   double linear[3], double angular[3]) {
+  if (body < 0) return;
+  const clt_body_state_t *s = &world->states[body];
+  if (world->dimension == 2) {
+    double rho[2];
+    clt_rot2(rho, s->angle, local);
+    linear[0] += sign * n[0];
+    linear[1] += sign * n[1];
+    angular[0] += sign * (rho[0] * n[1] - rho[1] * n[0]);
+  } else {
+    double n_body[3], c[3];
+    clt_q_rotate_inv(n_body, s->orientation, n);
+    clt_v3_cross(c, local, n_body); /* ρ_B × n_B, ρ_B = the body-frame lever arm */
+    for (int k = 0; k < 3; k++) {
+      linear[k] += sign * n[k];
+      angular[k] += sign * c[k];
+    }
+  }
+}
+
+int clt_joint_point_rows(const clt_world_t *world, const clt_joint_rec_t *joint, clt_jacobian_row_t *rows) {
+  int dim = world->dimension;
+  for (int k = 0; k < dim; k++) {
+    double e[3] = {0.0, 0.0, 0.0};
+    e[k] = 1.0;
+    clt_point_row(world, joint->body_a, joint->anchor_a, e, 1.0, rows[k].linear_a, rows[k].angular_a);
+    clt_point_row(world, joint->body_b, joint->anchor_b, e, -1.0, rows[k].linear_b, rows[k].angular_b);
+  }
+  return dim;
+}
+
+void clt_joint_rotation_rows(const clt_world_t *world, const clt_joint_rec_t *joint, clt_jacobian_row_t rows[3]) {
+  /* q_rel = r_A⁻¹ ⊗ r_B, q_err = c ⊗ q_rel with c = rel0⁻¹ constant. With body-frame ω:
+   *   q̇_rel = −½ ω_A ⊗ q_rel + ½ q_rel ⊗ ω_B, so
+   *   2 q̇_err = q_err ⊗ ω_B − (c ω_A c⁻¹) ⊗ q_err,
+   * and for q = (w, v): vec(q ⊗ (0, b)) = (w I + [v]ₓ) b, vec((0, a) ⊗ q) = (w I − [v]ₓ) a. */
+  double ra[4], rb[4], rel[4], inv[4], c[4], err[4];
+  clt_joint_orientation(world, joint->body_a, ra);
+  clt_joint_orientation(world, joint->body_b, rb);
+  clt_q_conj(inv, ra);
+  clt_q_mul(rel, inv, rb);
+  clt_q_conj(c, joint->relative_orientation);
+  clt_q_mul(err, c, rel);
+  if (err[0] < 0.0) /* the same hemisphere choice as clt_joint_rotation_error */
+    for (int k = 0; k < 4; k++) err[k] = -err[k];
+  double w = err[0], v[3] = {err[1], err[2], err[3]};
+  double plus[3][3] = {{w, -v[2], v[1]}, {v[2], w, -v[0]}, {-v[1], v[0], w}};  /* w I + [v]ₓ */
+  double minus[3][3] = {{w, v[2], -v[1]}, {-v[2], w, v[0]}, {v[1], -v[0], w}}; /* w I − [v]ₓ */
+  double rc[3][3];
+  clt_q_to_m3(rc, c);
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      double a = 0.0;
+      for (int k = 0; k < 3; k++) a += minus[i][k] * rc[k][j];
+      if (joint->body_a >= 0) rows[i].angular_a[j] = -a;
+      if (joint->body_b >= 0) rows[i].angular_b[j] = plus[i][j];
+    }
+  }
+}

@@ -1,0 +1,480 @@
+/* Bodies: validation of body definitions, mass properties of composite bodies (centre of mass and
+ * principal axes computed once, shapes re-expressed; SPEC.md §0), static and kinematic bodies,
+ * handles, state access. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dynamics/world_internal.h"
+#include "geometry/shape.h"
+#include "math/vec.h"
+
+clt_body_def_t clt_default_body_def(void) {
+  clt_body_def_t d;
+  memset(&d, 0, sizeof d);
+  d.type = CLT_BODY_DYNAMIC;
+  d.orientation[0] = 1.0;
+  return d;
+}
+
+void clt_body_label(const clt_world_t *world, int index, char *out, size_t size) {
+  if (index < 0) {
+    snprintf(out, size, "ground");
+  } else if (index < world->body_count && world->bodies[index].name[0]) {
+    snprintf(out, size, "body '%s'", world->bodies[index].name);
+  } else {
+    snprintf(out, size, "body #%d", index);
+  }
+}
+
+clt_status_t clt_world_resolve_body(clt_world_t *world, clt_body_id_t id, bool allow_ground,
+                                    const char *what, int *out_index) {
+  *out_index = -1;
+  if (clt_body_id_is_null(id)) {
+    if (allow_ground && id.generation == 0) return CLT_OK;
+    return clt_world_fail(world, allow_ground ? CLT_ERR_STALE_HANDLE : CLT_ERR_INVALID_ARGUMENT,
+                          "%s: %s", what, allow_ground ? "invalid ground handle" : "must be a body, not the ground");
+  }
+  if (id.index >= (uint32_t)world->body_count || world->bodies[id.index].generation != id.generation)
+    return clt_world_fail(world, CLT_ERR_STALE_HANDLE,
+                          "%s: stale or unknown body handle (index %u, generation %u; the world has %d bodies)",
+                          what, id.index, id.generation, world->body_count);
+  *out_index = (int)id.index;
+  return CLT_OK;
+}
+
+/* Read-only resolve for const getters: same checks, message written through a cast because the
+ * error buffer is the one mutable part of a const query (documented in clt_world_error). */
+static clt_status_t resolve_const(const clt_world_t *world, clt_body_id_t id, const char *what, int *out) {
+  return clt_world_resolve_body((clt_world_t *)world, id, false, what, out);
+}
+
+void clt_body_point_from_def(const clt_world_t *world, int body, const double in[3], double out[3]) {
+  if (body < 0) {
+    clt_v3_copy(out, in);
+    return;
+  }
+  const clt_body_rec_t *b = &world->bodies[body];
+  double d[3];
+  clt_v3_sub(d, in, b->frame_offset);
+  if (world->dimension == 3) {
+    clt_q_rotate_inv(out, b->frame_rotation, d);
+  } else {
+    clt_v3_copy(out, d); /* 2D frames only translate (the inertia is a scalar) */
+  }
+}
+
+void clt_body_vector_from_def(const clt_world_t *world, int body, const double in[3], double out[3]) {
+  if (body < 0 || world->dimension == 2) {
+    clt_v3_copy(out, in);
+    return;
+  }
+  clt_q_rotate_inv(out, world->bodies[body].frame_rotation, in);
+}
+
+void clt_body_world_point(const clt_world_t *world, int body, const double local[3], double p[3],
+                          double v[3]) {
+  if (body < 0) {
+    if (p) clt_v3_copy(p, local);
+    if (v) clt_v3_set(v, 0.0, 0.0, 0.0);
+    return;
+  }
+  const clt_body_state_t *s = &world->states[body];
+  double rho[3];
+  if (world->dimension == 2) {
+    clt_rot2(rho, s->angle, local);
+    rho[2] = 0.0;
+    if (p) clt_v3_set(p, s->position[0] + rho[0], s->position[1] + rho[1], 0.0);
+    if (v) {
+      double w = s->angular_velocity[0];
+      clt_v3_set(v, s->velocity[0] - w * rho[1], s->velocity[1] + w * rho[0], 0.0);
+    }
+  } else {
+    clt_q_rotate(rho, s->orientation, local);
+    if (p) clt_v3_add(p, s->position, rho);
+    if (v) {
+      double w_world[3], wxr[3];
+      clt_q_rotate(w_world, s->orientation, s->angular_velocity);
+      clt_v3_cross(wxr, w_world, rho);
+      clt_v3_add(v, s->velocity, wxr);
+    }
+  }
+}
+
+/* ---- validation ---- */
+
+static bool finite_n(const double *a, int n) {
+  for (int i = 0; i < n; i++)
+    if (!isfinite(a[i])) return false;
+  return true;
+}
+
+#define FAIL(...) clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, __VA_ARGS__)
+
+static clt_status_t validate_shape(clt_world_t *world, const char *label, int i, const clt_shape_def_t *s,
+                                   clt_body_type_t body_type) {
+  const clt_shape_ops_t *ops = clt_shape_ops(s->type);
+  if (!ops) return FAIL("%s: shapes[%d].type is not a known shape type (got %d)", label, i, (int)s->type);
+  if (ops->dimension != world->dimension)
+    return FAIL("%s: shapes[%d] (%s) is a %dD shape, but the world is %dD", label, i, ops->name,
+                ops->dimension, world->dimension);
+  if (!ops->has_mass && body_type == CLT_BODY_DYNAMIC)
+    return FAIL("%s: shapes[%d] (%s) is unbounded: only static or kinematic bodies may carry it", label,
+                i, ops->name);
+  /* NaN anywhere is rejected, used field or not. */
+  if (!isfinite(s->radius) || !isfinite(s->length) || !finite_n(s->half_extents, 3) ||
+      !finite_n(s->semi_axes, 3) || !isfinite(s->major_radius) || !isfinite(s->minor_radius) ||
+      !finite_n(s->point, 3) || !finite_n(s->normal, 3) || !finite_n(s->a, 3) || !finite_n(s->b, 3))
+    return FAIL("%s: shapes[%d] (%s): every numeric field must be finite", label, i, ops->name);
+  char reason[256];
+  if (!ops->validate(s, reason, sizeof reason)) return FAIL("%s: shapes[%d] (%s): %s", label, i, ops->name, reason);
+  if (!finite_n(s->local_position, 3) || !isfinite(s->local_angle) || !finite_n(s->local_orientation, 4))
+    return FAIL("%s: shapes[%d] (%s): local pose must be finite", label, i, ops->name);
+  if (world->dimension == 2 && s->local_position[2] != 0.0)
+    return FAIL("%s: shapes[%d] (%s): local_position[2] must be 0 in a 2D world (got %g)", label, i,
+                ops->name, s->local_position[2]);
+  if (world->dimension == 3 && !(clt_q_norm(s->local_orientation) > 1e-12))
+    return FAIL("%s: shapes[%d] (%s): local_orientation must be a non-zero quaternion", label, i, ops->name);
+  if (s->material < -1 || s->material >= world->material_count)
+    return FAIL("%s: shapes[%d] (%s): material %d does not exist (the world has %d materials)", label, i,
+                ops->name, s->material, world->material_count);
+  return CLT_OK;
+}
+
+static bool motion_is_zero(const clt_motion_t *m) {
+  for (int i = 0; i < 3; i++)
+    if (m->velocity[i] != 0.0 || m->amplitude[i] != 0.0) return false;
+  return m->frequency == 0.0 && m->phase == 0.0;
+}
+
+static clt_status_t validate_body(clt_world_t *world, const clt_body_def_t *def, const char *label) {
+  int dim = world->dimension;
+  if ((int)def->type < CLT_BODY_DYNAMIC || def->type > CLT_BODY_KINEMATIC)
+    return FAIL("%s: type is not a known body type (got %d)", label, (int)def->type);
+  if (!finite_n(def->position, 3)) return FAIL("%s: position must be finite", label);
+  if (!isfinite(def->angle)) return FAIL("%s: angle must be finite (got %g)", label, def->angle);
+  if (!finite_n(def->orientation, 4)) return FAIL("%s: orientation must be finite", label);
+  if (!finite_n(def->velocity, 3)) return FAIL("%s: velocity must be finite", label);
+  if (!finite_n(def->angular_velocity, 3)) return FAIL("%s: angular_velocity must be finite", label);
+  if (!isfinite(def->mass) && def->type == CLT_BODY_DYNAMIC)
+    return FAIL("%s: mass must be > 0 and finite (got %g)", label, def->mass);
+  if (!finite_n(def->inertia, 3) && def->type == CLT_BODY_DYNAMIC)
+    return FAIL("%s: inertia must be finite", label);
+  if (!finite_n(def->motion.velocity, 3) || !finite_n(def->motion.amplitude, 3) ||
+      !isfinite(def->motion.frequency) || !isfinite(def->motion.phase))
+    return FAIL("%s: motion must be finite", label);
+  if (dim == 2) {
+    if (def->position[2] != 0.0) return FAIL("%s: position[2] must be 0 in a 2D world (got %g)", label, def->position[2]);
+    if (def->velocity[2] != 0.0) return FAIL("%s: velocity[2] must be 0 in a 2D world (got %g)", label, def->velocity[2]);
+    if (def->angular_velocity[1] != 0.0 || def->angular_velocity[2] != 0.0)
+      return FAIL("%s: angular_velocity[1] and [2] must be 0 in a 2D world (the angular velocity is [0])", label);
+    if (def->motion.velocity[2] != 0.0 || def->motion.amplitude[2] != 0.0)
+      return FAIL("%s: motion z components must be 0 in a 2D world", label);
+  } else {
+    if (def->angle != 0.0)
+      return FAIL("%s: angle is for 2D worlds; in 3D give orientation (got angle %g)", label, def->angle);
+    if (!(clt_q_norm(def->orientation) > 1e-12)) return FAIL("%s: orientation must be a non-zero quaternion", label);
+  }
+  if (def->shape_count < 0 || def->shape_count > CLT_MAX_SHAPES_PER_BODY)
+    return FAIL("%s: shape_count must be in [0, %d] (got %d)", label, CLT_MAX_SHAPES_PER_BODY, def->shape_count);
+  if (def->shape_count > 0 && !def->shapes) return FAIL("%s: shapes must not be NULL when shape_count > 0", label);
+  for (int i = 0; i < def->shape_count; i++) {
+    clt_status_t st = validate_shape(world, label, i, &def->shapes[i], def->type);
+    if (st != CLT_OK) return st;
+  }
+  if (def->type == CLT_BODY_DYNAMIC) {
+    if (def->mass < 0.0) return FAIL("%s: mass must be > 0 and finite (got %g)", label, def->mass);
+    if (def->mass > 0.0) {
+      int n = dim == 3 ? 3 : 1;
+      for (int i = 0; i < n; i++)
+        if (!(def->inertia[i] > 0.0))
+          return FAIL("%s: inertia[%d] must be > 0 and finite when mass is given (got %g)", label, i, def->inertia[i]);
+      if (dim == 2 && (def->inertia[1] != 0.0 || def->inertia[2] != 0.0))
+        return FAIL("%s: inertia[1] and [2] must be 0 in a 2D world (the moment is inertia[0])", label);
+    }
+    if (!motion_is_zero(&def->motion)) return FAIL("%s: motion is for kinematic bodies only", label);
+  } else if (def->type == CLT_BODY_STATIC) {
+    if (!motion_is_zero(&def->motion)) return FAIL("%s: motion is for kinematic bodies only", label);
+    for (int i = 0; i < 3; i++)
+      if (def->velocity[i] != 0.0 || def->angular_velocity[i] != 0.0)
+        return FAIL("%s: a static body's velocity and angular_velocity must be 0", label);
+  } else {
+    if (def->motion.frequency < 0.0)
+      return FAIL("%s: motion.frequency must be >= 0 (got %g)", label, def->motion.frequency);
+    for (int i = 0; i < 3; i++)
+      if (def->velocity[i] != 0.0)
+        return FAIL("%s: a kinematic body's velocity is motion.velocity (velocity must be 0)", label);
+  }
+  return CLT_OK;
+}
+
+/* ---- mass properties of the shapes (SPEC.md §0: principal frame once, at creation) ---- */
+
+typedef struct composite_t {
+  double mass;
+  double com[3];          /* definition frame */
+  double inertia[3][3];   /* about com, definition frame axes (2D: [2][2]) */
+} composite_t;
+
+static void composite_mass(const clt_world_t *world, const clt_body_def_t *def, composite_t *c) {
+  memset(c, 0, sizeof *c);
+  clt_mass_props_t props[CLT_MAX_SHAPES_PER_BODY];
+  double centre[CLT_MAX_SHAPES_PER_BODY][3];
+  for (int i = 0; i < def->shape_count; i++) {
+    const clt_shape_def_t *s = &def->shapes[i];
+    const clt_shape_ops_t *ops = clt_shape_ops(s->type);
+    memset(&props[i], 0, sizeof props[i]);
+    if (!ops->mass_properties) continue;
+    double density = s->material >= 0 ? world->materials[s->material].density : world->default_material.density;
+    ops->mass_properties(s, density, &props[i]);
+    if (world->dimension == 2) {
+      double cr[2];
+      clt_rot2(cr, s->local_angle, props[i].centroid);
+      clt_v3_set(centre[i], s->local_position[0] + cr[0], s->local_position[1] + cr[1], 0.0);
+    } else {
+      double q[4], cr[3];
+      clt_q_copy(q, s->local_orientation);
+      clt_q_normalize(q);
+      clt_q_rotate(cr, q, props[i].centroid);
+      clt_v3_add(centre[i], s->local_position, cr);
+    }
+    c->mass += props[i].mass;
+    clt_v3_axpy(c->com, c->com, props[i].mass, centre[i]);
+  }
+  if (!(c->mass > 0.0)) return;
+  clt_v3_scale(c->com, c->com, 1.0 / c->mass);
+  for (int i = 0; i < def->shape_count; i++) {
+    const clt_shape_def_t *s = &def->shapes[i];
+    if (props[i].mass == 0.0 && props[i].inertia[2][2] == 0.0) continue;
+    double d[3];
+    clt_v3_sub(d, centre[i], c->com);
+    double d2 = clt_v3_dot(d, d);
+    if (world->dimension == 2) {
+      c->inertia[2][2] += props[i].inertia[2][2] + props[i].mass * d2;
+    } else {
+      double q[4], r[3][3], rotated[3][3];
+      clt_q_copy(q, s->local_orientation);
+      clt_q_normalize(q);
+      clt_q_to_m3(r, q);
+      clt_m3_rotate_tensor(rotated, r, props[i].inertia);
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+          c->inertia[a][b] += rotated[a][b] + props[i].mass * ((a == b ? d2 : 0.0) - d[a] * d[b]);
+    }
+  }
+}
+
+static clt_status_t grow_bodies(clt_world_t *world, int needed_bodies, int needed_shapes) {
+  int cap = world->body_capacity;
+  if (!clt_grow((void **)&world->shapes, &world->shape_capacity, needed_shapes, sizeof *world->shapes))
+    return CLT_ERR_OUT_OF_MEMORY;
+  if (needed_bodies <= cap) return CLT_OK;
+  int new_cap = cap > 0 ? cap : 8;
+  while (new_cap < needed_bodies) new_cap *= 2;
+  /* All per-body arrays share body_capacity, grown together here (never inside a step). */
+  int c1 = cap, c2 = cap, c3 = cap, c4 = cap, c5 = cap;
+  if (!clt_grow((void **)&world->bodies, &c1, new_cap, sizeof *world->bodies) ||
+      !clt_grow((void **)&world->states, &c2, new_cap, sizeof *world->states) ||
+      !clt_grow((void **)&world->backup, &c3, new_cap, sizeof *world->backup) ||
+      !clt_grow((void **)&world->force_acc, &c4, new_cap, sizeof *world->force_acc) ||
+      !clt_grow((void **)&world->torque_acc, &c5, new_cap, sizeof *world->torque_acc))
+    return CLT_ERR_OUT_OF_MEMORY;
+  world->body_capacity = new_cap;
+  return CLT_OK;
+}
+
+clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, clt_body_id_t *out) {
+  if (out) *out = clt_world_ground();
+  if (!def) return FAIL("body: def must not be NULL");
+  char label[CLT_NAME_SIZE + 32];
+  if (def->name && def->name[0])
+    snprintf(label, sizeof label, "body '%.63s'", def->name);
+  else
+    snprintf(label, sizeof label, "body #%d", world->body_count);
+  clt_status_t st = validate_body(world, def, label);
+  if (st != CLT_OK) return st;
+
+  int dim = world->dimension;
+  clt_body_rec_t rec;
+  memset(&rec, 0, sizeof rec);
+  rec.type = def->type;
+  rec.generation = 1;
+  if (def->name) snprintf(rec.name, sizeof rec.name, "%s", def->name);
+  clt_q_identity(rec.frame_rotation);
+  clt_body_state_t state;
+  memset(&state, 0, sizeof state);
+  clt_v3_copy(state.position, def->position);
+  clt_q_identity(state.orientation);
+  if (dim == 2) {
+    state.angle = def->angle;
+  } else {
+    clt_q_copy(state.orientation, def->orientation);
+    clt_q_normalize(state.orientation);
+  }
+  clt_v3_copy(state.velocity, def->velocity);
+  clt_v3_copy(state.angular_velocity, def->angular_velocity);
+
+  if (def->type == CLT_BODY_DYNAMIC) {
+    if (def->mass > 0.0) {
+      rec.mass = def->mass;
+      for (int i = 0; i < (dim == 3 ? 3 : 1); i++) rec.inertia[i] = def->inertia[i];
+    } else {
+      composite_t c;
+      composite_mass(world, def, &c);
+      if (!(c.mass > 0.0 && isfinite(c.mass)))
+        return FAIL("%s: mass must be > 0 and finite (got %g): give mass and inertia, or shapes with "
+                    "area/volume", label, c.mass);
+      rec.mass = c.mass;
+      clt_v3_copy(rec.frame_offset, c.com);
+      if (dim == 2) {
+        rec.inertia[0] = c.inertia[2][2];
+        double r[2], w = def->angular_velocity[0];
+        clt_rot2(r, def->angle, c.com);
+        state.position[0] += r[0];
+        state.position[1] += r[1];
+        state.velocity[0] -= w * r[1]; /* velocity of the centre of mass: v + ω × r */
+        state.velocity[1] += w * r[0];
+      } else {
+        double e[3][3], values[3];
+        clt_m3_sym_eigen(c.inertia, values, e);
+        clt_m3_to_q(rec.frame_rotation, e);
+        for (int i = 0; i < 3; i++) rec.inertia[i] = values[i];
+        double r[3], w_world[3], wxr[3];
+        clt_q_rotate(r, state.orientation, c.com);
+        clt_v3_add(state.position, state.position, r);
+        clt_q_rotate(w_world, state.orientation, def->angular_velocity);
+        clt_v3_cross(wxr, w_world, r);
+        clt_v3_add(state.velocity, state.velocity, wxr);
+        clt_q_mul(state.orientation, state.orientation, rec.frame_rotation);
+        clt_q_normalize(state.orientation);
+        clt_q_rotate_inv(state.angular_velocity, rec.frame_rotation, def->angular_velocity);
+      }
+      for (int i = 0; i < (dim == 3 ? 3 : 1); i++)
+        if (!(rec.inertia[i] > 0.0 && isfinite(rec.inertia[i])))
+          return FAIL("%s: the shapes give a degenerate inertia (principal moment %d is %g)", label, i,
+                      rec.inertia[i]);
+    }
+    rec.inv_mass = 1.0 / rec.mass;
+    for (int i = 0; i < (dim == 3 ? 3 : 1); i++) rec.inv_inertia[i] = 1.0 / rec.inertia[i];
+  } else {
+    rec.mass = INFINITY;
+    for (int i = 0; i < (dim == 3 ? 3 : 1); i++) rec.inertia[i] = INFINITY;
+    rec.motion = def->motion;
+    clt_v3_copy(rec.base_position, state.position);
+    rec.base_angle = state.angle;
+    clt_q_copy(rec.base_orientation, state.orientation);
+    clt_v3_copy(rec.base_angular_velocity, def->angular_velocity);
+  }
+
+  int index = world->body_count;
+  if (grow_bodies(world, index + 1, world->shape_count + def->shape_count) != CLT_OK)
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);
+  rec.shape_first = world->shape_count;
+  rec.shape_count = def->shape_count;
+  for (int i = 0; i < def->shape_count; i++) {
+    clt_shape_def_t s = def->shapes[i];
+    const clt_shape_ops_t *ops = clt_shape_ops(s.type);
+    if (ops->canonicalize) ops->canonicalize(&s);
+    if (dim == 2) {
+      s.local_position[0] -= rec.frame_offset[0];
+      s.local_position[1] -= rec.frame_offset[1];
+      memset(s.local_orientation, 0, sizeof s.local_orientation);
+      s.local_orientation[0] = 1.0;
+    } else {
+      double d[3], inv[4];
+      clt_v3_sub(d, s.local_position, rec.frame_offset);
+      clt_q_rotate_inv(s.local_position, rec.frame_rotation, d);
+      clt_q_normalize(s.local_orientation);
+      clt_q_conj(inv, rec.frame_rotation);
+      clt_q_mul(s.local_orientation, inv, s.local_orientation);
+      clt_q_normalize(s.local_orientation);
+      s.local_angle = 0.0;
+    }
+    world->shapes[world->shape_count++] = s;
+  }
+  world->bodies[index] = rec;
+  world->body_count++;
+  if (def->type == CLT_BODY_KINEMATIC) clt_kinematic_state(world, index, world->time, &state);
+  world->states[index] = state;
+  world->backup[index] = state;
+  if (out) {
+    out->index = (uint32_t)index;
+    out->generation = rec.generation;
+  }
+  clt_world_describe_state(world, &world->diagnostics);
+  return CLT_OK;
+}
+
+int clt_world_body_count(const clt_world_t *world) { return world->body_count; }
+
+clt_body_id_t clt_world_body_at(const clt_world_t *world, int i) {
+  if (i < 0 || i >= world->body_count) return clt_world_ground();
+  clt_body_id_t id = {(uint32_t)i, world->bodies[i].generation};
+  return id;
+}
+
+clt_status_t clt_body_get_state(const clt_world_t *world, clt_body_id_t body, clt_body_state_t *out) {
+  int index;
+  clt_status_t st = resolve_const(world, body, "get_state", &index);
+  if (st != CLT_OK) return st;
+  if (!out) return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "get_state: out must not be NULL");
+  *out = world->states[index];
+  return CLT_OK;
+}
+
+clt_status_t clt_body_set_state(clt_world_t *world, clt_body_id_t body, const clt_body_state_t *state) {
+  int index;
+  clt_status_t st = clt_world_resolve_body(world, body, false, "set_state", &index);
+  if (st != CLT_OK) return st;
+  char label[CLT_NAME_SIZE + 32];
+  clt_body_label(world, index, label, sizeof label);
+  if (!state) return FAIL("%s: set_state: state must not be NULL", label);
+  if (world->bodies[index].type != CLT_BODY_DYNAMIC)
+    return FAIL("%s: set_state: only dynamic bodies have a free state (static and kinematic bodies "
+                "follow their definition)", label);
+  if (!finite_n(state->position, 3) || !isfinite(state->angle) || !finite_n(state->orientation, 4) ||
+      !finite_n(state->velocity, 3) || !finite_n(state->angular_velocity, 3))
+    return FAIL("%s: set_state: every component must be finite", label);
+  clt_body_state_t s = *state;
+  if (world->dimension == 2) {
+    s.position[2] = s.velocity[2] = 0.0;
+    s.angular_velocity[1] = s.angular_velocity[2] = 0.0;
+    clt_q_identity(s.orientation);
+  } else {
+    if (!(clt_q_norm(s.orientation) > 1e-12)) return FAIL("%s: set_state: orientation must be non-zero", label);
+    clt_q_normalize(s.orientation);
+    s.angle = 0.0;
+  }
+  world->states[index] = s;
+  clt_world_describe_state(world, &world->diagnostics);
+  return CLT_OK;
+}
+
+clt_status_t clt_body_get_info(const clt_world_t *world, clt_body_id_t body, clt_body_info_t *out) {
+  int index;
+  clt_status_t st = resolve_const(world, body, "get_info", &index);
+  if (st != CLT_OK) return st;
+  if (!out) return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "get_info: out must not be NULL");
+  const clt_body_rec_t *b = &world->bodies[index];
+  memset(out, 0, sizeof *out);
+  out->type = b->type;
+  out->mass = b->mass;
+  memcpy(out->inertia, b->inertia, sizeof out->inertia);
+  out->shape_count = b->shape_count;
+  out->name = b->name;
+  return CLT_OK;
+}
+
+clt_status_t clt_body_get_shape(const clt_world_t *world, clt_body_id_t body, int shape_index,
+                                clt_shape_def_t *out) {
+  int index;
+  clt_status_t st = resolve_const(world, body, "get_shape", &index);
+  if (st != CLT_OK) return st;
+  const clt_body_rec_t *b = &world->bodies[index];
+  if (shape_index < 0 || shape_index >= b->shape_count || !out)
+    return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT,
+                          "get_shape: shape index %d out of range [0, %d)", shape_index, b->shape_count);
+  *out = world->shapes[b->shape_first + shape_index];
+  return CLT_OK;
+}

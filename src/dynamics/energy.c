@@ -1,0 +1,76 @@
+/* Energies and momentum of the current state (SPEC.md §7 diagnostics). Only dynamic bodies
+ * carry energy and momentum (static and kinematic bodies have infinite mass). */
+#include <string.h>
+
+#include "dynamics/world_internal.h"
+#include "math/vec.h"
+
+double clt_world_kinetic_energy(const clt_world_t *world) {
+  double energy = 0.0;
+  for (int i = 0; i < world->body_count; i++) {
+    const clt_body_rec_t *b = &world->bodies[i];
+    if (b->type != CLT_BODY_DYNAMIC) continue;
+    const clt_body_state_t *s = &world->states[i];
+    double e = b->mass * clt_v3_dot(s->velocity, s->velocity);
+    if (world->dimension == 2) {
+      e += b->inertia[0] * s->angular_velocity[0] * s->angular_velocity[0];
+    } else {
+      const double *w = s->angular_velocity;
+      e += b->inertia[0] * w[0] * w[0] + b->inertia[1] * w[1] * w[1] + b->inertia[2] * w[2] * w[2];
+    }
+    energy += 0.5 * e;
+  }
+  return energy;
+}
+
+double clt_world_potential_energy(const clt_world_t *world) {
+  double energy = 0.0;
+  for (int i = 0; i < world->body_count; i++) {
+    const clt_body_rec_t *b = &world->bodies[i];
+    if (b->type != CLT_BODY_DYNAMIC) continue;
+    energy -= b->mass * clt_v3_dot(world->gravity, world->states[i].position); /* −m g·x */
+  }
+  return energy + clt_forces_potential_energy(world);
+}
+
+void clt_world_momentum(const clt_world_t *world, double linear[3], double angular[3]) {
+  double p[3] = {0.0, 0.0, 0.0}, l[3] = {0.0, 0.0, 0.0};
+  for (int i = 0; i < world->body_count; i++) {
+    const clt_body_rec_t *b = &world->bodies[i];
+    if (b->type != CLT_BODY_DYNAMIC) continue;
+    const clt_body_state_t *s = &world->states[i];
+    double mu[3], xmu[3];
+    clt_v3_scale(mu, s->velocity, b->mass);
+    clt_v3_add(p, p, mu);
+    clt_v3_cross(xmu, s->position, mu);
+    clt_v3_add(l, l, xmu);
+    if (world->dimension == 2) {
+      l[2] += b->inertia[0] * s->angular_velocity[0];
+    } else {
+      double jw[3] = {b->inertia[0] * s->angular_velocity[0], b->inertia[1] * s->angular_velocity[1],
+                      b->inertia[2] * s->angular_velocity[2]};
+      double jw_world[3];
+      clt_q_rotate(jw_world, s->orientation, jw); /* spin part R J ω */
+      clt_v3_add(l, l, jw_world);
+    }
+  }
+  if (linear) clt_v3_copy(linear, p);
+  if (angular) clt_v3_copy(angular, l);
+}
+
+void clt_world_describe_state(clt_world_t *world, clt_diagnostics_t *d) {
+  d->bodies = world->body_count;
+  d->kinetic_energy = clt_world_kinetic_energy(world);
+  d->potential_energy = clt_world_potential_energy(world);
+  d->joint_error = clt_world_joint_error(world);
+  d->joints = world->joint_count;
+  /* No contact pairs exist yet (collision arrives with the contact work): penetration 0. */
+  d->penetration = 0.0;
+  d->infeasibility = d->joint_error > d->penetration ? d->joint_error : d->penetration;
+}
+
+clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics_t *out) {
+  if (!out) return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "get_diagnostics: out must not be NULL");
+  *out = world->diagnostics;
+  return CLT_OK;
+}

@@ -1,0 +1,156 @@
+/* The world's internal layout, shared by src/dynamics, src/constraints and src/steppers.
+ *
+ * Description vs state (STYLE.md, MuJoCo's model/data split): everything a body, joint or force
+ * element was created with is immutable after creation; the mutable state is exactly
+ *   time, step_count, states[0..body_count)          (+ whatever later stages register)
+ * and that is what clt_world_save_state serializes and clt_world_state_hash hashes.
+ *
+ * Frames (SPEC.md §0): every body is stored in its principal frame (origin at the centre of mass,
+ * axes the principal axes). frame_offset / frame_rotation map the body's *definition* frame (the
+ * frame its def, shapes, joint and force anchors were written in) to it:
+ *   p_principal = R(frame_rotation)ᵀ (p_def − frame_offset).                                    */
+#ifndef CLATTER_DYNAMICS_WORLD_INTERNAL_H
+#define CLATTER_DYNAMICS_WORLD_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "clatter/world.h"
+
+#define CLT_ERROR_SIZE 512
+#define CLT_NAME_SIZE 64
+
+typedef struct clt_material_rec_t {
+  double friction;
+  double restitution;
+  double density;
+  char name[CLT_NAME_SIZE];
+} clt_material_rec_t;
+
+typedef struct clt_body_rec_t {
+  clt_body_type_t type;
+  uint32_t generation;
+  char name[CLT_NAME_SIZE];
+  double mass;             /* +inf for static / kinematic */
+  double inv_mass;         /* 0 for static / kinematic */
+  double inertia[3];       /* principal moments (2D: [0]); +inf for static / kinematic */
+  double inv_inertia[3];
+  int shape_first;         /* into world->shapes */
+  int shape_count;
+  double frame_offset[3];  /* definition frame → principal frame, see above */
+  double frame_rotation[4];
+  /* Kinematic law reference (principal frame, at t = 0 before the periodic term). */
+  clt_motion_t motion;
+  double base_position[3];
+  double base_angle;
+  double base_orientation[4];
+  double base_angular_velocity[3];
+} clt_body_rec_t;
+
+/* A joint as stored: anchors and axes converted to the principal frames (world frame for the
+ * ground, body index −1). */
+typedef struct clt_joint_rec_t {
+  clt_joint_type_t type;
+  uint32_t generation;
+  char name[CLT_NAME_SIZE];
+  int body_a, body_b;
+  double anchor_a[3], anchor_b[3];
+  double axis_a[3], axis_b[3];      /* unit */
+  double perp_b[2][3];              /* unit, ⊥ axis_b, in B's frame: revolute axis alignment */
+  double perp_a[2][3];              /* unit, ⊥ axis_a, in A's frame: prismatic lateral offset */
+  double distance;                  /* distance joint, resolved (≥ 0) */
+  double relative_orientation[4];   /* r_A⁻¹ ⊗ r_B at creation: fixed / prismatic reference */
+} clt_joint_rec_t;
+
+typedef struct clt_force_rec_t {
+  clt_force_type_t type;
+  uint32_t generation;
+  char name[CLT_NAME_SIZE];
+  int body_a, body_b;               /* −1: ground */
+  double force[3], torque[3], force_amplitude[3], torque_amplitude[3];
+  double frequency, phase;
+  double anchor_a[3], anchor_b[3];  /* principal frames (world for the ground) */
+  double stiffness, damping, rest_length;
+  clt_force_treatment_t treatment;
+} clt_force_rec_t;
+
+struct clt_world_t {
+  /* description */
+  int dimension;
+  double time_step;
+  double gravity[3];
+  clt_method_t method;
+  clt_log_fn log;
+  void *log_user;
+  clt_material_rec_t default_material;
+  clt_material_rec_t *materials;
+  int material_count, material_capacity;
+  clt_body_rec_t *bodies;
+  int body_capacity;
+  clt_shape_def_t *shapes;
+  int shape_count, shape_capacity;
+  clt_joint_rec_t *joints;
+  int joint_count, joint_capacity;
+  clt_force_rec_t *forces;
+  int force_count, force_capacity;
+
+  /* mutable state */
+  double time;
+  int64_t step_count;
+  int body_count;
+  clt_body_state_t *states;
+
+  /* per-step workspace, sized when bodies are added (no allocation inside clt_world_step) */
+  clt_body_state_t *backup;         /* state before the step, restored on CLT_ERR_NUMERICAL */
+  double (*force_acc)[3];           /* world-frame force on each body's centre of mass */
+  double (*torque_acc)[3];          /* 3D: body-frame torque; 2D: [0] */
+
+  clt_diagnostics_t diagnostics;
+  char error[CLT_ERROR_SIZE];
+};
+
+/* Sets world->error from a printf-style message and returns status (pass-through for returns). */
+clt_status_t clt_world_fail(clt_world_t *world, clt_status_t status, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Sends a message to the world's log callback, if any. */
+void clt_world_log(const clt_world_t *world, clt_log_level_t level, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* "body 'racket'" or "body #3" for messages. */
+void clt_body_label(const clt_world_t *world, int index, char *out, size_t size);
+
+/* Resolves a handle to an index; −1 with CLT_ERR_STALE_HANDLE set in the world's error on
+ * failure. allow_ground: the null handle resolves to −1 with CLT_OK. */
+clt_status_t clt_world_resolve_body(clt_world_t *world, clt_body_id_t id, bool allow_ground,
+                                    const char *what, int *out_index);
+
+/* Converts a point / direction given in a body's definition frame to its principal frame. */
+void clt_body_point_from_def(const clt_world_t *world, int body, const double in[3], double out[3]);
+void clt_body_vector_from_def(const clt_world_t *world, int body, const double in[3], double out[3]);
+
+/* World-frame position and velocity of a point fixed in a body (principal-frame coordinates);
+ * body −1 is the ground (the point is in the world frame, velocity 0). Either output may be NULL. */
+void clt_body_world_point(const clt_world_t *world, int body, const double local[3], double p[3],
+                          double v[3]);
+
+/* Kinematic law (SPEC.md §0 / clt_motion_t): the state of kinematic body `body` at time t. */
+void clt_kinematic_state(const clt_world_t *world, int body, double t, clt_body_state_t *out);
+
+/* Generalized force k at (t, q, v) excluding gravity and gyroscopic terms: applied forces and
+ * explicit springs, into force_acc / torque_acc (which it zeroes first). */
+void clt_forces_accumulate(clt_world_t *world, double t);
+/* Potential energy of the explicit springs. */
+double clt_forces_potential_energy(const clt_world_t *world);
+
+/* Joint constraint values Θ (SPEC.md §1) at the current state: writes at most 6 components into
+ * theta and returns their count. */
+int clt_joint_constraint(const clt_world_t *world, const clt_joint_rec_t *joint, double theta[6]);
+/* max |Θ| over all joints (0 with none). */
+double clt_world_joint_error(const clt_world_t *world);
+
+/* Fills the state-describing fields of world->diagnostics (bodies, energies, infeasibility). */
+void clt_world_describe_state(clt_world_t *world, clt_diagnostics_t *d);
+
+/* Grows an array to hold at least `needed` elements (capacity doubling). */
+bool clt_grow(void **array, int *capacity, int needed, size_t element_size);
+
+#endif
