@@ -1,0 +1,116 @@
+/* clatter — run output: HDF5 trajectories, per-step diagnostics and checkpoints, plus the
+ * diagnostics as CSV (layout: docs/output-format.md). Part of clatter_io (HDF5).
+ *
+ * A run writes OUT.h5.tmp and OUT.csv.tmp and renames them to OUT.h5 / OUT.csv in
+ * clt_output_close, so a final name always holds a complete, valid file whose root attribute
+ * "status" says whether the run completed, was interrupted or failed. Data are buffered in memory
+ * and flushed (with H5Fflush) every few thousand rows, at each checkpoint and at close.
+ * The functions never print (HDF5's own error printing is silenced while they run). */
+#ifndef CLATTER_OUTPUT_H
+#define CLATTER_OUTPUT_H
+
+#include "clatter/scene.h"
+#include "clatter/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CLT_OUTPUT_FORMAT_NAME "clatter-run"
+#define CLT_OUTPUT_FORMAT_VERSION 1
+
+typedef enum clt_run_status_t {
+  CLT_RUN_RUNNING,     /* only ever seen in a .tmp file */
+  CLT_RUN_COMPLETE,    /* reached the scene's duration */
+  CLT_RUN_INTERRUPTED, /* stopped early (signal or --max-steps); resumable from its checkpoint */
+  CLT_RUN_ERROR        /* a step failed; the data end at the last good step */
+} clt_run_status_t;
+
+const char *clt_run_status_name(clt_run_status_t status); /* "running", "complete", ... */
+
+typedef struct clt_output_t clt_output_t;
+
+/* The CSV path beside an HDF5 path: "x.h5" / "x.hdf5" → "x.csv", anything else gets ".csv"
+ * appended. */
+void clt_output_csv_path(const char *h5_path, char *buf, size_t size);
+
+/* Starts a run's output at path (final name; writes path + ".tmp" until closed): root attributes,
+ * the scene JSON, the static body and shape tables, the step-0 trajectory frame and diagnostics
+ * row of the world's current (initial) state. Which parts are written follows
+ * clt_scene_output(scene). */
+clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, const clt_world_t *world,
+                               clt_output_t **out, char *message, size_t message_size);
+
+/* Reopens a finished or interrupted run for continuation: copies path to path + ".tmp" (and its
+ * CSV), rebuilds the scene from the stored JSON and the world from the scene, restores the latest
+ * checkpoint (or the initial state if the file has none) and truncates every dataset and the CSV
+ * after the checkpoint's step. The caller steps the world on and closes as for a new run.
+ * log (may be NULL) becomes the world's log sink. */
+clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
+                               clt_world_t **world_out, clt_output_t **out, char *message,
+                               size_t message_size);
+
+/* Records the step just taken: one diagnostics row (HDF5 and CSV) and, when the step count is a
+ * multiple of the output interval, a trajectory frame. */
+clt_status_t clt_output_record_step(clt_output_t *out, const clt_world_t *world);
+
+/* Stores the world's complete state (clt_world_save_state) with its step and time, replacing the
+ * previous checkpoint, and flushes everything written so far to disk. */
+clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *world);
+
+/* Step of the checkpoint last written or restored (−1 if none). */
+int64_t clt_output_checkpoint_step(const clt_output_t *out);
+
+/* Flushes, sets the status (and status_message, may be NULL), closes and renames the temporary
+ * files to their final names. Frees out, also on failure. */
+clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t status, const char *status_message,
+                              char *message, size_t message_size);
+
+/* Closes and deletes the temporary files (a run that could not start). Frees out. */
+void clt_output_discard(clt_output_t *out);
+
+const char *clt_output_path(const clt_output_t *out);     /* final HDF5 path */
+const char *clt_output_csv_file(const clt_output_t *out); /* final CSV path ("" if no CSV) */
+
+/* ---------------------------------------------------------------------------------------------
+ * Reading back (clatter info, tests) */
+
+typedef struct clt_output_summary_t {
+  char format[32];
+  int format_version;
+  char clatter_version[32];
+  char scene[256];
+  int dimension;
+  double time_step;
+  int64_t total_steps; /* steps of the whole scene */
+  char status[32];     /* complete | interrupted | error | running */
+  char status_message[512];
+  int64_t steps; /* last step recorded */
+  double final_time;
+  int bodies;
+  int shapes;
+  int64_t frames; /* trajectory frames */
+  int64_t diagnostics_rows;
+  double max_infeasibility;
+  double max_penetration;
+  double max_joint_error;
+  int max_contacts;
+  int64_t unconverged_steps; /* rows whose solver_status is ray, max_iterations or error */
+  double initial_energy;     /* kinetic + potential, first and last diagnostics row */
+  double final_energy;
+  int64_t checkpoint_step; /* −1 if none */
+  double wall_s;           /* sum of the per-step wall times */
+} clt_output_summary_t;
+
+/* Reads a run file's summary. CLT_ERR_IO if it cannot be opened, CLT_ERR_FORMAT if it is not a
+ * clatter run file or is damaged. */
+clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *out, char *message,
+                                     size_t message_size);
+
+/* The stored scene JSON of a run file (malloc'ed; free it), or NULL with a message. */
+char *clt_output_read_scene_json(const char *path, char *message, size_t message_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

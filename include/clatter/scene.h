@@ -1,0 +1,82 @@
+/* clatter — scene files (JSON, docs/scene-format.md): reading, validation, parameters, overrides,
+ * and building a world from them. Part of the clatter_io library (cJSON); the core library does
+ * not depend on it.
+ *
+ * Every error message has the form "SOURCE: JSON.PATH: reason", e.g.
+ *   scene.json: bodies[3].shape.radius: must be > 0 (got -1)
+ * and malformed JSON "SOURCE:LINE:COLUMN: invalid JSON: reason". The functions never print. */
+#ifndef CLATTER_SCENE_H
+#define CLATTER_SCENE_H
+
+#include "clatter/world.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct clt_scene_t clt_scene_t;
+
+/* Overrides applied while reading, in this order: every `set` ("json.path=value", e.g.
+ * "bodies[0].mass=2"), then the parameters (declared defaults, replaced by `params`
+ * "name=value"), then "$name" references are substituted. A value is parsed as JSON if it parses,
+ * else taken as a string. Arrays of C strings; not copied beyond the call. */
+typedef struct clt_scene_overrides_t {
+  const char *const *sets;
+  int set_count;
+  const char *const *params;
+  int param_count;
+} clt_scene_overrides_t;
+
+/* What to write (the scene's "output" block; docs/output-format.md). */
+typedef struct clt_scene_output_t {
+  const char *path;       /* "" if the scene names none (the CLI then uses "<name>.h5") */
+  int64_t interval_steps; /* trajectory frame every this many steps, ≥ 1 */
+  bool trajectory;        /* positions and orientations/angles */
+  bool velocities;        /* linear and angular velocities */
+  bool diagnostics;       /* /diagnostics in the HDF5 file */
+  bool csv;               /* OUT.csv beside OUT.h5 */
+} clt_scene_output_t;
+
+/* Reads and validates a scene from JSON text. `source` names it in messages (e.g. the file
+ * name). overrides may be NULL. On failure *out is NULL, message holds the reason (message_size
+ * bytes at most, truncated) and the status is CLT_ERR_FORMAT (content) or
+ * CLT_ERR_INVALID_ARGUMENT (a malformed override or an unknown --param name). */
+clt_status_t clt_scene_parse(const char *text, const char *source, const clt_scene_overrides_t *overrides,
+                             clt_scene_t **out, char *message, size_t message_size);
+
+/* As clt_scene_parse, reading the file at path (CLT_ERR_IO if it cannot be read). */
+clt_status_t clt_scene_load(const char *path, const clt_scene_overrides_t *overrides, clt_scene_t **out,
+                            char *message, size_t message_size);
+
+void clt_scene_destroy(clt_scene_t *scene);
+
+/* The resolved scene (overrides applied, parameters substituted) as JSON text whose numbers
+ * round-trip exactly: parsing it again (without overrides) gives the same world, bit for bit.
+ * Owned by the scene. */
+const char *clt_scene_json(const clt_scene_t *scene);
+
+const char *clt_scene_name(const clt_scene_t *scene);
+const char *clt_scene_source(const clt_scene_t *scene);
+int clt_scene_dimension(const clt_scene_t *scene);
+double clt_scene_time_step(const clt_scene_t *scene);
+double clt_scene_duration(const clt_scene_t *scene);
+/* Number of steps of the whole run: duration / time_step rounded to the nearest integer. */
+int64_t clt_scene_step_count(const clt_scene_t *scene);
+const clt_scene_output_t *clt_scene_output(const clt_scene_t *scene);
+const clt_world_def_t *clt_scene_world_def(const clt_scene_t *scene);
+int clt_scene_body_count(const clt_scene_t *scene);
+
+/* Builds the world: materials, bodies, joints, forces in file order. log (may be NULL) becomes
+ * the world's log sink. A failure of the library is reported against the JSON path of the object
+ * that caused it ("scene.json: joints[2]: <library message>"). On failure *out is NULL. */
+clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, void *log_user,
+                                    clt_world_t **out, char *message, size_t message_size);
+
+/* The built-in default scene (also scenes/examples/default.json): a torque-free asymmetric body
+ * spun about its intermediate axis (Dzhanibekov flips) next to a projectile; 3D, no contacts. */
+const char *clt_scene_default_json(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1296 @@
+/* Run output: HDF5 + CSV writer, resume, summary reader (output.h, docs/output-format.md).
+ *
+ * Every time-indexed dataset is chunked with an unlimited first dimension and grows by appends,
+ * so a file cut short (interrupt, error) is still a valid file whose datasets simply end early;
+ * resuming shrinks them back to the checkpoint's step. Object modification times are not
+ * recorded (H5Pset_obj_track_times) so identical runs give identical data. */
+#include "clatter/output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "clatter/clatter.h"
+
+/* Diagnostics columns: the CSV header and the /diagnostics datasets (SPEC.md §7). */
+typedef enum column_kind_t { COL_INT64, COL_INT32, COL_DOUBLE, COL_STATUS } column_kind_t;
+
+typedef struct column_t {
+  const char *name;
+  column_kind_t kind;
+  bool wall; /* wall-clock time: the only columns that differ between identical runs */
+} column_t;
+
+static const column_t columns[] = {
+    {"step", COL_INT64, false},
+    {"t", COL_DOUBLE, false},
+    {"bodies", COL_INT32, false},
+    {"contacts", COL_INT32, false},
+    {"joints", COL_INT32, false},
+    {"lcp_size", COL_INT32, false},
+    {"iterations", COL_INT32, false},
+    {"residual", COL_DOUBLE, false},
+    {"solver_status", COL_STATUS, false},
+    {"infeasibility", COL_DOUBLE, false},
+    {"penetration", COL_DOUBLE, false},
+    {"joint_error", COL_DOUBLE, false},
+    {"kinetic_energy", COL_DOUBLE, false},
+    {"potential_energy", COL_DOUBLE, false},
+    {"wall_s", COL_DOUBLE, true},
+    {"constraints", COL_INT32, false},
+    {"relcp_iterations", COL_INT32, false},
+    {"max_overlap", COL_DOUBLE, false},
+    {"wall_collide_s", COL_DOUBLE, true},
+    {"wall_assemble_s", COL_DOUBLE, true},
+    {"wall_solve_s", COL_DOUBLE, true},
+};
+#define COLUMN_COUNT ((int)(sizeof columns / sizeof columns[0]))
+
+static double column_value(const clt_diagnostics_t *d, int column) {
+  switch (column) {
+    case 0: return (double)d->step;
+    case 1: return d->t;
+    case 2: return d->bodies;
+    case 3: return d->contacts;
+    case 4: return d->joints;
+    case 5: return d->lcp_size;
+    case 6: return d->iterations;
+    case 7: return d->residual;
+    case 8: return (double)d->solver_status;
+    case 9: return d->infeasibility;
+    case 10: return d->penetration;
+    case 11: return d->joint_error;
+    case 12: return d->kinetic_energy;
+    case 13: return d->potential_energy;
+    case 14: return d->wall_s;
+    case 15: return d->constraints;
+    case 16: return d->relcp_iterations;
+    case 17: return d->max_overlap;
+    case 18: return d->wall_collide_s;
+    case 19: return d->wall_assemble_s;
+    case 20: return d->wall_solve_s;
+    default: return 0;
+  }
+}
+
+#define DIAG_BUFFER_ROWS 4096
+#define TRAJ_BUFFER_BYTES (8u << 20)
+
+enum { TRAJ_STEP, TRAJ_TIME, TRAJ_POSITION, TRAJ_ORIENTATION, TRAJ_VELOCITY, TRAJ_ANGULAR, TRAJ_COUNT };
+
+struct clt_output_t {
+  char *path;
+  char *tmp_path;
+  char *csv_path; /* "" if no CSV */
+  char *csv_tmp_path;
+  hid_t file;
+  FILE *csv;
+  clt_scene_output_t options;
+  int dimension;
+  int body_count;
+  clt_body_id_t *bodies;
+  /* diagnostics */
+  hid_t diag[COLUMN_COUNT];
+  double *diag_buffer; /* column-major: [column][row] */
+  int diag_rows;
+  /* trajectory */
+  hid_t traj[TRAJ_COUNT];
+  int traj_width[TRAJ_COUNT]; /* doubles per frame */
+  double *traj_buffer[TRAJ_COUNT];
+  int traj_capacity;
+  int traj_rows;
+  int64_t checkpoint_step;
+  int64_t last_step;
+  double last_time;
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * HDF5 helpers */
+
+typedef struct silence_t {
+  H5E_auto2_t func;
+  void *data;
+} silence_t;
+
+static silence_t silence_begin(void) {
+  silence_t s = {NULL, NULL};
+  H5Eget_auto2(H5E_DEFAULT, &s.func, &s.data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  return s;
+}
+
+static void silence_end(silence_t s) { H5Eset_auto2(H5E_DEFAULT, s.func, s.data); }
+
+static void set_message(char *message, size_t size, const char *fmt, const char *a, const char *b) {
+  if (message && size) snprintf(message, size, fmt, a, b ? b : "");
+}
+
+static char *dup_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+static char *concat(const char *a, const char *b) {
+  size_t na = strlen(a), nb = strlen(b);
+  char *d = malloc(na + nb + 1);
+  if (d) {
+    memcpy(d, a, na);
+    memcpy(d + na, b, nb + 1);
+  }
+  return d;
+}
+
+static hid_t string_type(size_t length) {
+  hid_t t = H5Tcopy(H5T_C_S1);
+  H5Tset_size(t, length > 0 ? length : 1);
+  H5Tset_strpad(t, H5T_STR_NULLTERM);
+  return t;
+}
+
+static herr_t set_attr_string(hid_t obj, const char *name, const char *value) {
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  hid_t type = string_type(strlen(value) + 1);
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t r = attr < 0 ? -1 : H5Awrite(attr, type, value);
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  H5Tclose(type);
+  return r;
+}
+
+static herr_t set_attr_scalar(hid_t obj, const char *name, hid_t file_type, hid_t mem_type,
+                              const void *value) {
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t attr = H5Acreate2(obj, name, file_type, space, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t r = attr < 0 ? -1 : H5Awrite(attr, mem_type, value);
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  return r;
+}
+
+static herr_t set_attr_int64(hid_t obj, const char *name, int64_t v) {
+  return set_attr_scalar(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v);
+}
+
+static herr_t set_attr_double(hid_t obj, const char *name, double v) {
+  return set_attr_scalar(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v);
+}
+
+static bool get_attr_string(hid_t obj, const char *name, char *buf, size_t size) {
+  buf[0] = '\0';
+  if (H5Aexists(obj, name) <= 0) return false;
+  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  if (attr < 0) return false;
+  hid_t ftype = H5Aget_type(attr);
+  bool ok = false;
+  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype)) {
+    size_t n = H5Tget_size(ftype);
+    char *tmp = calloc(n + 1, 1);
+    hid_t mtype = string_type(n + 1);
+    if (tmp && H5Aread(attr, mtype, tmp) >= 0) {
+      snprintf(buf, size, "%s", tmp);
+      ok = true;
+    }
+    H5Tclose(mtype);
+    free(tmp);
+  }
+  H5Tclose(ftype);
+  H5Aclose(attr);
+  return ok;
+}
+
+static bool get_attr_int64(hid_t obj, const char *name, int64_t *v) {
+  if (H5Aexists(obj, name) <= 0) return false;
+  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  bool ok = attr >= 0 && H5Aread(attr, H5T_NATIVE_INT64, v) >= 0;
+  if (attr >= 0) H5Aclose(attr);
+  return ok;
+}
+
+static bool get_attr_double(hid_t obj, const char *name, double *v) {
+  if (H5Aexists(obj, name) <= 0) return false;
+  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  bool ok = attr >= 0 && H5Aread(attr, H5T_NATIVE_DOUBLE, v) >= 0;
+  if (attr >= 0) H5Aclose(attr);
+  return ok;
+}
+
+static hid_t create_group(hid_t loc, const char *name) {
+  hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+  H5Pset_obj_track_times(gcpl, 0);
+  hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+  H5Pclose(gcpl);
+  return g;
+}
+
+/* A dataset rows × inner[0] × inner[1] with an unlimited number of rows. */
+static hid_t create_table(hid_t loc, const char *name, hid_t type, int inner_rank, const hsize_t *inner,
+                          hsize_t chunk_rows) {
+  hsize_t dims[3] = {0, 0, 0}, maxdims[3] = {H5S_UNLIMITED, 0, 0}, chunk[3] = {chunk_rows, 0, 0};
+  for (int i = 0; i < inner_rank; i++) {
+    dims[i + 1] = maxdims[i + 1] = chunk[i + 1] = inner[i] > 0 ? inner[i] : 1;
+  }
+  hid_t space = H5Screate_simple(inner_rank + 1, dims, maxdims);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(dcpl, inner_rank + 1, chunk);
+  H5Pset_obj_track_times(dcpl, 0);
+  hid_t d = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  return d;
+}
+
+static hsize_t table_rows(hid_t dset) {
+  hid_t space = H5Dget_space(dset);
+  hsize_t dims[3] = {0, 0, 0};
+  H5Sget_simple_extent_dims(space, dims, NULL);
+  H5Sclose(space);
+  return dims[0];
+}
+
+/* Appends rows (row-major, mem_type elements) to a table. */
+static herr_t append_rows(hid_t dset, hid_t mem_type, hsize_t rows, const void *data) {
+  if (rows == 0) return 0;
+  hid_t space = H5Dget_space(dset);
+  int rank = H5Sget_simple_extent_ndims(space);
+  hsize_t dims[3] = {0, 0, 0};
+  H5Sget_simple_extent_dims(space, dims, NULL);
+  H5Sclose(space);
+  hsize_t start[3] = {dims[0], 0, 0}, count[3] = {rows, dims[1], dims[2]};
+  dims[0] += rows;
+  if (H5Dset_extent(dset, dims) < 0) return -1;
+  space = H5Dget_space(dset);
+  H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL);
+  hid_t mem = H5Screate_simple(rank, count, NULL);
+  herr_t r = H5Dwrite(dset, mem_type, mem, space, H5P_DEFAULT, data);
+  H5Sclose(mem);
+  H5Sclose(space);
+  return r;
+}
+
+static herr_t truncate_rows(hid_t dset, hsize_t rows) {
+  hid_t space = H5Dget_space(dset);
+  hsize_t dims[3] = {0, 0, 0};
+  H5Sget_simple_extent_dims(space, dims, NULL);
+  H5Sclose(space);
+  if (dims[0] <= rows) return 0;
+  dims[0] = rows;
+  return H5Dset_extent(dset, dims);
+}
+
+/* Writes a whole 1-D/2-D table at once (static data). */
+static herr_t write_table(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int inner_rank,
+                          const hsize_t *inner, hsize_t rows, const void *data) {
+  hid_t d = create_table(loc, name, file_type, inner_rank, inner, rows > 0 ? rows : 1);
+  if (d < 0) return -1;
+  herr_t r = append_rows(d, mem_type, rows, data);
+  H5Dclose(d);
+  return r;
+}
+
+static herr_t write_string_table(hid_t loc, const char *name, const char *const *strings, int n) {
+  size_t width = 1;
+  for (int i = 0; i < n; i++) {
+    size_t len = strlen(strings[i]) + 1;
+    if (len > width) width = len;
+  }
+  char *data = calloc((size_t)(n > 0 ? n : 1), width);
+  if (!data) return -1;
+  for (int i = 0; i < n; i++) memcpy(data + (size_t)i * width, strings[i], strlen(strings[i]));
+  hid_t type = string_type(width);
+  herr_t r = write_table(loc, name, type, type, 0, NULL, (hsize_t)n, data);
+  H5Tclose(type);
+  free(data);
+  return r;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Names */
+
+const char *clt_run_status_name(clt_run_status_t status) {
+  switch (status) {
+    case CLT_RUN_RUNNING: return "running";
+    case CLT_RUN_COMPLETE: return "complete";
+    case CLT_RUN_INTERRUPTED: return "interrupted";
+    case CLT_RUN_ERROR: return "error";
+  }
+  return "unknown";
+}
+
+void clt_output_csv_path(const char *h5_path, char *buf, size_t size) {
+  size_t n = strlen(h5_path);
+  const char *ext = NULL;
+  if (n > 3 && strcmp(h5_path + n - 3, ".h5") == 0) ext = h5_path + n - 3;
+  if (n > 5 && strcmp(h5_path + n - 5, ".hdf5") == 0) ext = h5_path + n - 5;
+  int stem = (int)(ext ? (size_t)(ext - h5_path) : n);
+  snprintf(buf, size, "%.*s.csv", stem, h5_path);
+}
+
+/* The scene's body/shape type names as written in files (match docs/scene-format.md). */
+static const char *body_type_name(clt_body_type_t t) {
+  switch (t) {
+    case CLT_BODY_DYNAMIC: return "dynamic";
+    case CLT_BODY_STATIC: return "static";
+    case CLT_BODY_KINEMATIC: return "kinematic";
+  }
+  return "unknown";
+}
+
+static const char *shape_type_name(clt_shape_type_t t) {
+  static const char *const names[] = {"disk",      "halfplane", "segment", "ellipse",   "polygon", "sphere",
+                                      "halfspace", "box",       "capsule", "ellipsoid", "torus"};
+  return (int)t >= 0 && t < CLT_SHAPE_TYPE_COUNT ? names[t] : "unknown";
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Writer */
+
+static void output_free(clt_output_t *out) {
+  if (!out) return;
+  for (int i = 0; i < COLUMN_COUNT; i++) {
+    if (out->diag[i] > 0) H5Dclose(out->diag[i]);
+  }
+  for (int i = 0; i < TRAJ_COUNT; i++) {
+    if (out->traj[i] > 0) H5Dclose(out->traj[i]);
+    free(out->traj_buffer[i]);
+  }
+  if (out->file > 0) H5Fclose(out->file);
+  if (out->csv) fclose(out->csv);
+  free(out->diag_buffer);
+  free(out->bodies);
+  free(out->path);
+  free(out->tmp_path);
+  free(out->csv_path);
+  free(out->csv_tmp_path);
+  free(out);
+}
+
+static clt_output_t *output_alloc(const char *path, const clt_scene_t *scene) {
+  clt_output_t *out = calloc(1, sizeof *out);
+  if (!out) return NULL;
+  for (int i = 0; i < COLUMN_COUNT; i++) out->diag[i] = -1;
+  for (int i = 0; i < TRAJ_COUNT; i++) out->traj[i] = -1;
+  out->file = -1;
+  out->checkpoint_step = -1;
+  out->options = *clt_scene_output(scene);
+  out->dimension = clt_scene_dimension(scene);
+  char csv[4096];
+  clt_output_csv_path(path, csv, sizeof csv);
+  out->path = dup_string(path);
+  out->tmp_path = concat(path, ".tmp");
+  out->csv_path = dup_string(out->options.csv ? csv : "");
+  out->csv_tmp_path = concat(csv, ".tmp");
+  out->diag_buffer = malloc(sizeof(double) * COLUMN_COUNT * DIAG_BUFFER_ROWS);
+  if (!out->path || !out->tmp_path || !out->csv_path || !out->csv_tmp_path || !out->diag_buffer) {
+    output_free(out);
+    return NULL;
+  }
+  return out;
+}
+
+static bool setup_bodies(clt_output_t *out, const clt_world_t *world) {
+  out->body_count = clt_world_body_count(world);
+  out->bodies = calloc((size_t)(out->body_count > 0 ? out->body_count : 1), sizeof *out->bodies);
+  if (!out->bodies) return false;
+  for (int i = 0; i < out->body_count; i++) out->bodies[i] = clt_world_body_at(world, i);
+  int n = out->body_count;
+  int widths[TRAJ_COUNT] = {
+      1, 1, 3 * n, out->dimension == 3 ? 4 * n : n, 3 * n, out->dimension == 3 ? 3 * n : n};
+  size_t per_frame = 0;
+  for (int i = 0; i < TRAJ_COUNT; i++) {
+    out->traj_width[i] = widths[i];
+    per_frame += (size_t)widths[i] * sizeof(double);
+  }
+  size_t cap = TRAJ_BUFFER_BYTES / per_frame;
+  out->traj_capacity = (int)(cap < 1 ? 1 : cap > 1024 ? 1024 : cap);
+  for (int i = 0; i < TRAJ_COUNT; i++) {
+    out->traj_buffer[i] = malloc(sizeof(double) * (size_t)widths[i] * (size_t)out->traj_capacity);
+    if (!out->traj_buffer[i]) return false;
+  }
+  return true;
+}
+
+static const char *const traj_names[TRAJ_COUNT] = {"step",        "time",     "position",
+                                                   "orientation", "velocity", "angular_velocity"};
+
+static bool traj_enabled(const clt_output_t *out, int k) {
+  if (!out->options.trajectory) return false;
+  if ((k == TRAJ_VELOCITY || k == TRAJ_ANGULAR) && !out->options.velocities) return false;
+  return true;
+}
+
+static const char *traj_name(const clt_output_t *out, int k) {
+  if (k == TRAJ_ORIENTATION && out->dimension == 2) return "angle";
+  return traj_names[k];
+}
+
+/* Creates (fresh) or opens (resume) the time-indexed datasets. */
+static bool open_series(clt_output_t *out, bool create) {
+  hid_t file = out->file;
+  int n = out->body_count;
+  if (out->options.trajectory) {
+    hid_t g = create ? create_group(file, "trajectory") : H5Gopen2(file, "trajectory", H5P_DEFAULT);
+    if (g < 0) return false;
+    size_t frame_bytes = (size_t)(n > 0 ? n : 1) * 3 * sizeof(double);
+    hsize_t chunk = (hsize_t)((1u << 20) / frame_bytes);
+    if (chunk < 1) chunk = 1;
+    if (chunk > 1024) chunk = 1024;
+    for (int k = 0; k < TRAJ_COUNT; k++) {
+      if (!traj_enabled(out, k)) continue;
+      const char *name = traj_name(out, k);
+      if (!create) {
+        out->traj[k] = H5Dopen2(g, name, H5P_DEFAULT);
+      } else if (k == TRAJ_STEP) {
+        out->traj[k] = create_table(g, name, H5T_STD_I64LE, 0, NULL, 1024);
+      } else if (k == TRAJ_TIME) {
+        out->traj[k] = create_table(g, name, H5T_IEEE_F64LE, 0, NULL, 1024);
+      } else {
+        hsize_t inner[2] = {(hsize_t)n, 3};
+        int rank = 2;
+        if (k == TRAJ_ORIENTATION) inner[1] = 4;
+        if ((k == TRAJ_ORIENTATION || k == TRAJ_ANGULAR) && out->dimension == 2) rank = 1;
+        out->traj[k] = create_table(g, name, H5T_IEEE_F64LE, rank, inner, chunk);
+      }
+      if (out->traj[k] < 0) {
+        H5Gclose(g);
+        return false;
+      }
+    }
+    H5Gclose(g);
+  }
+  if (out->options.diagnostics) {
+    hid_t g = create ? create_group(file, "diagnostics") : H5Gopen2(file, "diagnostics", H5P_DEFAULT);
+    if (g < 0) return false;
+    for (int c = 0; c < COLUMN_COUNT; c++) {
+      if (!create) {
+        out->diag[c] = H5Dopen2(g, columns[c].name, H5P_DEFAULT);
+      } else {
+        hid_t type = columns[c].kind == COL_INT64    ? H5T_STD_I64LE
+                     : columns[c].kind == COL_DOUBLE ? H5T_IEEE_F64LE
+                                                     : H5T_STD_I32LE;
+        out->diag[c] = create_table(g, columns[c].name, type, 0, NULL, 4096);
+        if (out->diag[c] >= 0 && columns[c].kind == COL_STATUS) {
+          set_attr_string(out->diag[c], "values", "0=none,1=solved,2=ray,3=max_iterations,4=error");
+        }
+        if (out->diag[c] >= 0 && columns[c].wall) set_attr_string(out->diag[c], "units", "s (wall clock)");
+      }
+      if (out->diag[c] < 0) {
+        H5Gclose(g);
+        return false;
+      }
+    }
+    H5Gclose(g);
+  }
+  return true;
+}
+
+static bool write_static(clt_output_t *out, const clt_scene_t *scene, const clt_world_t *world) {
+  hid_t file = out->file;
+  bool ok = true;
+  ok = ok && set_attr_string(file, "format", CLT_OUTPUT_FORMAT_NAME) >= 0;
+  ok = ok && set_attr_int64(file, "format_version", CLT_OUTPUT_FORMAT_VERSION) >= 0;
+  ok = ok && set_attr_string(file, "clatter_version", CLATTER_VERSION_STRING) >= 0;
+  ok = ok && set_attr_string(file, "scene_name", clt_scene_name(scene)) >= 0;
+  ok = ok && set_attr_int64(file, "dimension", clt_scene_dimension(scene)) >= 0;
+  ok = ok && set_attr_double(file, "time_step", clt_scene_time_step(scene)) >= 0;
+  ok = ok && set_attr_double(file, "duration", clt_scene_duration(scene)) >= 0;
+  ok = ok && set_attr_int64(file, "total_steps", clt_scene_step_count(scene)) >= 0;
+  ok = ok && set_attr_int64(file, "output_interval_steps", out->options.interval_steps) >= 0;
+  ok = ok && set_attr_string(file, "status", "running") >= 0;
+  ok = ok && set_attr_string(file, "status_message", "") >= 0;
+  if (!ok) return false;
+
+  /* The resolved scene: what --resume rebuilds the world from. */
+  const char *json = clt_scene_json(scene);
+  hid_t type = string_type(strlen(json) + 1);
+  hid_t space = H5Screate(H5S_SCALAR);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_obj_track_times(dcpl, 0);
+  hid_t d = H5Dcreate2(file, "scene", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  ok = d >= 0 && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, json) >= 0;
+  if (d >= 0) H5Dclose(d);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  H5Tclose(type);
+  if (!ok) return false;
+
+  /* Bodies and shapes as column tables. */
+  int n = out->body_count;
+  int shape_total = 0;
+  clt_body_info_t *info = calloc((size_t)(n > 0 ? n : 1), sizeof *info);
+  if (!info) return false;
+  for (int i = 0; i < n && ok; i++) {
+    ok = clt_body_get_info(world, out->bodies[i], &info[i]) == CLT_OK;
+    shape_total += info[i].shape_count;
+  }
+  int s_count = shape_total;
+  size_t nn = (size_t)(n > 0 ? n : 1), ns = (size_t)(s_count > 0 ? s_count : 1);
+  const char **names = calloc(nn, sizeof *names), **types = calloc(nn, sizeof *types);
+  double *mass = calloc(nn, sizeof *mass), *inertia = calloc(nn * 3, sizeof *inertia);
+  int32_t *shape_count = calloc(nn, sizeof *shape_count), *first_shape = calloc(nn, sizeof *first_shape);
+  clt_shape_def_t *shapes = calloc(ns, sizeof *shapes);
+  int32_t *shape_body = calloc(ns, sizeof *shape_body);
+  const char **shape_types = calloc(ns, sizeof *shape_types);
+  if (!names || !types || !mass || !inertia || !shape_count || !first_shape || !shapes || !shape_body ||
+      !shape_types) {
+    ok = false;
+  }
+  int s = 0;
+  for (int i = 0; i < n && ok; i++) {
+    names[i] = info[i].name ? info[i].name : "";
+    types[i] = body_type_name(info[i].type);
+    mass[i] = info[i].mass;
+    for (int k = 0; k < 3; k++) inertia[3 * i + k] = info[i].inertia[k];
+    shape_count[i] = info[i].shape_count;
+    first_shape[i] = s;
+    for (int k = 0; k < info[i].shape_count && ok; k++, s++) {
+      ok = clt_body_get_shape(world, out->bodies[i], k, &shapes[s]) == CLT_OK;
+      shape_body[s] = i;
+      shape_types[s] = shape_type_name(shapes[s].type);
+    }
+  }
+  if (ok) {
+    hid_t g = create_group(file, "bodies");
+    hsize_t three = 3;
+    ok = g >= 0;
+    ok = ok && write_string_table(g, "name", names, n) >= 0;
+    ok = ok && write_string_table(g, "type", types, n) >= 0;
+    ok = ok && write_table(g, "mass", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, NULL, (hsize_t)n, mass) >= 0;
+    ok = ok &&
+         write_table(g, "inertia", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &three, (hsize_t)n, inertia) >= 0;
+    ok = ok && write_table(g, "shape_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)n,
+                           shape_count) >= 0;
+    ok = ok && write_table(g, "first_shape", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)n,
+                           first_shape) >= 0;
+    if (g >= 0) H5Gclose(g);
+  }
+  if (ok) {
+    hid_t g = create_group(file, "shapes");
+    ok = g >= 0;
+    ok = ok &&
+         write_table(g, "body", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, shape_body) >= 0;
+    ok = ok && write_string_table(g, "type", shape_types, s_count) >= 0;
+    /* Numeric fields gathered column by column from clt_shape_def_t. */
+    double *col = calloc(ns * 4, sizeof *col);
+    int32_t *icol = calloc(ns, sizeof *icol);
+    if (!col || !icol) ok = false;
+    struct {
+      const char *name;
+      size_t offset;
+      int width;
+    } fields[] = {
+        {"position", offsetof(clt_shape_def_t, local_position), 3},
+        {"orientation", offsetof(clt_shape_def_t, local_orientation), 4},
+        {"angle", offsetof(clt_shape_def_t, local_angle), 1},
+        {"radius", offsetof(clt_shape_def_t, radius), 1},
+        {"length", offsetof(clt_shape_def_t, length), 1},
+        {"half_extents", offsetof(clt_shape_def_t, half_extents), 3},
+        {"semi_axes", offsetof(clt_shape_def_t, semi_axes), 3},
+        {"major_radius", offsetof(clt_shape_def_t, major_radius), 1},
+        {"minor_radius", offsetof(clt_shape_def_t, minor_radius), 1},
+        {"point", offsetof(clt_shape_def_t, point), 3},
+        {"normal", offsetof(clt_shape_def_t, normal), 3},
+        {"a", offsetof(clt_shape_def_t, a), 3},
+        {"b", offsetof(clt_shape_def_t, b), 3},
+    };
+    for (size_t f = 0; ok && f < sizeof fields / sizeof fields[0]; f++) {
+      int w = fields[f].width;
+      for (int i = 0; i < s_count; i++) {
+        const double *src = (const double *)((const char *)&shapes[i] + fields[f].offset);
+        memcpy(col + (size_t)i * (size_t)w, src, sizeof(double) * (size_t)w);
+      }
+      hsize_t inner[1] = {(hsize_t)w};
+      int rank = w > 1 ? 1 : 0;
+      ok = write_table(g, fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, inner, (hsize_t)s_count,
+                       col) >= 0;
+    }
+    /* Polygon vertices packed: shape i owns rows first_vertex[i] ... + vertex_count[i] − 1. */
+    int vertex_total = 0;
+    for (int i = 0; ok && i < s_count; i++) {
+      icol[i] = shapes[i].type == CLT_SHAPE_POLYGON ? shapes[i].vertex_count : 0;
+      vertex_total += icol[i];
+    }
+    ok = ok && write_table(g, "vertex_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count,
+                           icol) >= 0;
+    double *vertices = calloc((size_t)(vertex_total > 0 ? vertex_total : 1) * 2, sizeof *vertices);
+    if (!vertices) ok = false;
+    int v = 0;
+    for (int i = 0; ok && i < s_count; i++) {
+      int count = icol[i];
+      icol[i] = v;
+      for (int k = 0; k < count; k++, v++) {
+        vertices[2 * v] = shapes[i].vertices[k][0];
+        vertices[2 * v + 1] = shapes[i].vertices[k][1];
+      }
+    }
+    ok = ok && write_table(g, "first_vertex", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count,
+                           icol) >= 0;
+    hsize_t two = 2;
+    ok = ok && write_table(g, "vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &two, (hsize_t)vertex_total,
+                           vertices) >= 0;
+    free(vertices);
+    for (int i = 0; ok && i < s_count; i++) icol[i] = shapes[i].material;
+    ok = ok &&
+         write_table(g, "material", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol) >= 0;
+    free(col);
+    free(icol);
+    if (g >= 0) H5Gclose(g);
+  }
+  free(info);
+  free(names);
+  free(types);
+  free(mass);
+  free(inertia);
+  free(shape_count);
+  free(first_shape);
+  free(shapes);
+  free(shape_body);
+  free(shape_types);
+  return ok;
+}
+
+static bool flush_buffers(clt_output_t *out) {
+  bool ok = true;
+  if (out->diag_rows > 0) {
+    if (out->options.diagnostics) {
+      for (int c = 0; c < COLUMN_COUNT && ok; c++) {
+        ok = append_rows(out->diag[c], H5T_NATIVE_DOUBLE, (hsize_t)out->diag_rows,
+                         out->diag_buffer + (size_t)c * DIAG_BUFFER_ROWS) >= 0;
+      }
+    }
+    out->diag_rows = 0;
+  }
+  if (out->traj_rows > 0) {
+    for (int k = 0; k < TRAJ_COUNT && ok; k++) {
+      if (!traj_enabled(out, k)) continue;
+      ok = append_rows(out->traj[k], H5T_NATIVE_DOUBLE, (hsize_t)out->traj_rows, out->traj_buffer[k]) >= 0;
+    }
+    out->traj_rows = 0;
+  }
+  if (ok && out->csv) ok = fflush(out->csv) == 0;
+  if (ok && out->file >= 0) ok = H5Fflush(out->file, H5F_SCOPE_LOCAL) >= 0;
+  return ok;
+}
+
+static void csv_header(FILE *f) {
+  for (int c = 0; c < COLUMN_COUNT; c++) fprintf(f, "%s%s", c ? "," : "", columns[c].name);
+  fputc('\n', f);
+}
+
+static bool record_row(clt_output_t *out, const clt_world_t *world) {
+  clt_diagnostics_t d;
+  if (clt_world_get_diagnostics(world, &d) != CLT_OK) return false;
+  /* The step-0 row describes the initial state (world.h: step and t are 0 before any step). */
+  d.step = clt_world_step_count(world);
+  d.t = clt_world_time(world);
+  out->last_step = d.step;
+  out->last_time = d.t;
+  if (out->options.diagnostics) {
+    for (int c = 0; c < COLUMN_COUNT; c++) {
+      out->diag_buffer[(size_t)c * DIAG_BUFFER_ROWS + (size_t)out->diag_rows] = column_value(&d, c);
+    }
+    out->diag_rows++;
+  }
+  if (out->csv) {
+    FILE *f = out->csv;
+    for (int c = 0; c < COLUMN_COUNT; c++) {
+      if (c) fputc(',', f);
+      double v = column_value(&d, c);
+      switch (columns[c].kind) {
+        case COL_INT64: fprintf(f, "%lld", (long long)d.step); break;
+        case COL_INT32: fprintf(f, "%d", (int)v); break;
+        case COL_STATUS: fputs(clt_solver_status_name(d.solver_status), f); break;
+        case COL_DOUBLE: fprintf(f, "%.17g", v); break;
+      }
+    }
+    if (fputc('\n', f) == EOF) return false;
+  }
+  if (out->diag_rows == DIAG_BUFFER_ROWS) return flush_buffers(out);
+  return true;
+}
+
+static bool record_frame(clt_output_t *out, const clt_world_t *world) {
+  if (!out->options.trajectory) return true;
+  int r = out->traj_rows, n = out->body_count;
+  double *step = out->traj_buffer[TRAJ_STEP] + r, *time = out->traj_buffer[TRAJ_TIME] + r;
+  double *pos = out->traj_buffer[TRAJ_POSITION] + (size_t)r * (size_t)out->traj_width[TRAJ_POSITION];
+  double *ori = out->traj_buffer[TRAJ_ORIENTATION] + (size_t)r * (size_t)out->traj_width[TRAJ_ORIENTATION];
+  double *vel = out->traj_buffer[TRAJ_VELOCITY] + (size_t)r * (size_t)out->traj_width[TRAJ_VELOCITY];
+  double *ang = out->traj_buffer[TRAJ_ANGULAR] + (size_t)r * (size_t)out->traj_width[TRAJ_ANGULAR];
+  *step = (double)clt_world_step_count(world);
+  *time = clt_world_time(world);
+  for (int i = 0; i < n; i++) {
+    clt_body_state_t s;
+    if (clt_body_get_state(world, out->bodies[i], &s) != CLT_OK) return false;
+    for (int k = 0; k < 3; k++) {
+      pos[3 * i + k] = s.position[k];
+      vel[3 * i + k] = s.velocity[k];
+    }
+    if (out->dimension == 3) {
+      for (int k = 0; k < 4; k++) ori[4 * i + k] = s.orientation[k];
+      for (int k = 0; k < 3; k++) ang[3 * i + k] = s.angular_velocity[k];
+    } else {
+      ori[i] = s.angle;
+      ang[i] = s.angular_velocity[0];
+    }
+  }
+  out->traj_rows++;
+  if (out->traj_rows == out->traj_capacity) return flush_buffers(out);
+  return true;
+}
+
+static bool frame_due(const clt_output_t *out, int64_t step) {
+  return step % out->options.interval_steps == 0;
+}
+
+clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, const clt_world_t *world,
+                               clt_output_t **result, char *message, size_t message_size) {
+  *result = NULL;
+  clt_output_t *out = output_alloc(path, scene);
+  if (!out) return CLT_ERR_OUT_OF_MEMORY;
+  silence_t quiet = silence_begin();
+  clt_status_t status = CLT_OK;
+  hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+  H5Pset_obj_track_times(fcpl, 0);
+  out->file = H5Fcreate(out->tmp_path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+  H5Pclose(fcpl);
+  if (out->file < 0) {
+    set_message(message, message_size, "%s: cannot create the output file%s", out->tmp_path, NULL);
+    status = CLT_ERR_IO;
+  }
+  if (status == CLT_OK && out->csv_path[0]) {
+    out->csv = fopen(out->csv_tmp_path, "w");
+    if (!out->csv) {
+      set_message(message, message_size, "%s: cannot create: %s", out->csv_tmp_path, strerror(errno));
+      status = CLT_ERR_IO;
+    } else {
+      csv_header(out->csv);
+    }
+  }
+  if (status == CLT_OK && !setup_bodies(out, world)) status = CLT_ERR_OUT_OF_MEMORY;
+  if (status == CLT_OK && (!write_static(out, scene, world) || !open_series(out, true))) {
+    set_message(message, message_size, "%s: cannot write the output file%s", out->tmp_path, NULL);
+    status = CLT_ERR_IO;
+  }
+  if (status == CLT_OK) {
+    if (!record_row(out, world) || !record_frame(out, world) || !flush_buffers(out)) {
+      set_message(message, message_size, "%s: cannot write the output file%s", out->tmp_path, NULL);
+      status = CLT_ERR_IO;
+    }
+  }
+  silence_end(quiet);
+  if (status != CLT_OK) {
+    clt_output_discard(out);
+    return status;
+  }
+  *result = out;
+  return CLT_OK;
+}
+
+clt_status_t clt_output_record_step(clt_output_t *out, const clt_world_t *world) {
+  silence_t quiet = silence_begin();
+  bool ok = record_row(out, world);
+  if (ok && frame_due(out, clt_world_step_count(world))) ok = record_frame(out, world);
+  silence_end(quiet);
+  return ok ? CLT_OK : CLT_ERR_IO;
+}
+
+clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *world) {
+  size_t size = clt_world_state_size(world);
+  unsigned char *blob = malloc(size > 0 ? size : 1);
+  if (!blob) return CLT_ERR_OUT_OF_MEMORY;
+  clt_status_t status = clt_world_save_state(world, blob, size);
+  if (status != CLT_OK) {
+    free(blob);
+    return status;
+  }
+  silence_t quiet = silence_begin();
+  bool ok = flush_buffers(out);
+  hid_t g = -1, d = -1;
+  if (ok) {
+    g = H5Lexists(out->file, "checkpoint", H5P_DEFAULT) > 0 ? H5Gopen2(out->file, "checkpoint", H5P_DEFAULT)
+                                                            : create_group(out->file, "checkpoint");
+    ok = g >= 0;
+  }
+  if (ok) {
+    d = H5Lexists(g, "state", H5P_DEFAULT) > 0 ? H5Dopen2(g, "state", H5P_DEFAULT)
+                                               : create_table(g, "state", H5T_STD_U8LE, 0, NULL, 65536);
+    ok = d >= 0 && truncate_rows(d, 0) >= 0 && append_rows(d, H5T_NATIVE_UCHAR, (hsize_t)size, blob) >= 0;
+  }
+  int64_t step = clt_world_step_count(world);
+  ok = ok && set_attr_int64(g, "step", step) >= 0;
+  ok = ok && set_attr_double(g, "time", clt_world_time(world)) >= 0;
+  ok = ok && set_attr_int64(g, "size", (int64_t)size) >= 0;
+  if (d >= 0) H5Dclose(d);
+  if (g >= 0) H5Gclose(g);
+  ok = ok && H5Fflush(out->file, H5F_SCOPE_LOCAL) >= 0;
+  silence_end(quiet);
+  free(blob);
+  if (ok) out->checkpoint_step = step;
+  return ok ? CLT_OK : CLT_ERR_IO;
+}
+
+int64_t clt_output_checkpoint_step(const clt_output_t *out) { return out->checkpoint_step; }
+const char *clt_output_path(const clt_output_t *out) { return out->path; }
+const char *clt_output_csv_file(const clt_output_t *out) { return out->csv_path; }
+
+clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t run_status, const char *status_message,
+                              char *message, size_t message_size) {
+  silence_t quiet = silence_begin();
+  bool ok = flush_buffers(out);
+  ok = ok && set_attr_string(out->file, "status", clt_run_status_name(run_status)) >= 0;
+  ok = ok && set_attr_string(out->file, "status_message", status_message ? status_message : "") >= 0;
+  ok = ok && set_attr_int64(out->file, "steps", out->last_step) >= 0;
+  ok = ok && set_attr_double(out->file, "final_time", out->last_time) >= 0;
+  ok = ok && H5Fclose(out->file) >= 0;
+  out->file = -1;
+  if (out->csv) {
+    ok = (fclose(out->csv) == 0) && ok;
+    out->csv = NULL;
+  }
+  silence_end(quiet);
+  clt_status_t status = CLT_OK;
+  if (!ok) {
+    set_message(message, message_size, "%s: writing the output failed%s", out->tmp_path, NULL);
+    status = CLT_ERR_IO;
+  } else if (rename(out->tmp_path, out->path) != 0) {
+    set_message(message, message_size, "%s: cannot rename: %s", out->tmp_path, strerror(errno));
+    status = CLT_ERR_IO;
+  } else if (out->csv_path[0] && rename(out->csv_tmp_path, out->csv_path) != 0) {
+    set_message(message, message_size, "%s: cannot rename: %s", out->csv_tmp_path, strerror(errno));
+    status = CLT_ERR_IO;
+  }
+  output_free(out);
+  return status;
+}
+
+void clt_output_discard(clt_output_t *out) {
+  if (!out) return;
+  silence_t quiet = silence_begin();
+  for (int i = 0; i < COLUMN_COUNT; i++) {
+    if (out->diag[i] > 0) H5Dclose(out->diag[i]);
+    out->diag[i] = -1;
+  }
+  for (int i = 0; i < TRAJ_COUNT; i++) {
+    if (out->traj[i] > 0) H5Dclose(out->traj[i]);
+    out->traj[i] = -1;
+  }
+  if (out->file >= 0) H5Fclose(out->file);
+  out->file = -1;
+  silence_end(quiet);
+  if (out->csv) fclose(out->csv);
+  out->csv = NULL;
+  remove(out->tmp_path);
+  if (out->csv_path[0]) remove(out->csv_tmp_path);
+  output_free(out);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Resume */
+
+static bool copy_file(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb");
+  if (!in) return false;
+  FILE *o = fopen(to, "wb");
+  if (!o) {
+    fclose(in);
+    return false;
+  }
+  char buf[1 << 16];
+  size_t n;
+  bool ok = true;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
+    if (fwrite(buf, 1, n, o) != n) {
+      ok = false;
+      break;
+    }
+  }
+  if (ferror(in)) ok = false;
+  fclose(in);
+  if (fclose(o) != 0) ok = false;
+  return ok;
+}
+
+/* Copies the CSV keeping the header and the rows of steps ≤ last_step (one row per step from 0). */
+static bool copy_csv_prefix(const char *from, const char *to, int64_t last_step) {
+  FILE *in = fopen(from, "rb");
+  if (!in) return false;
+  FILE *o = fopen(to, "wb");
+  if (!o) {
+    fclose(in);
+    return false;
+  }
+  int64_t lines = last_step + 2; /* header + steps 0..last_step */
+  int c;
+  bool ok = true;
+  while (lines > 0 && (c = fgetc(in)) != EOF) {
+    if (fputc(c, o) == EOF) {
+      ok = false;
+      break;
+    }
+    if (c == '\n') lines--;
+  }
+  if (lines > 0) ok = false; /* the CSV ended before the checkpoint: damaged */
+  fclose(in);
+  if (fclose(o) != 0) ok = false;
+  return ok;
+}
+
+static char *read_scene_string(hid_t file) {
+  if (H5Lexists(file, "scene", H5P_DEFAULT) <= 0) return NULL;
+  hid_t d = H5Dopen2(file, "scene", H5P_DEFAULT);
+  if (d < 0) return NULL;
+  hid_t ftype = H5Dget_type(d);
+  char *text = NULL;
+  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype)) {
+    size_t n = H5Tget_size(ftype);
+    text = calloc(n + 1, 1);
+    hid_t mtype = string_type(n + 1);
+    if (text && H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) < 0) {
+      free(text);
+      text = NULL;
+    }
+    H5Tclose(mtype);
+  }
+  H5Tclose(ftype);
+  H5Dclose(d);
+  return text;
+}
+
+static bool is_run_file(hid_t file) {
+  char format[64];
+  return get_attr_string(file, "format", format, sizeof format) &&
+         strcmp(format, CLT_OUTPUT_FORMAT_NAME) == 0;
+}
+
+char *clt_output_read_scene_json(const char *path, char *message, size_t message_size) {
+  silence_t quiet = silence_begin();
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  char *text = NULL;
+  if (file < 0) {
+    set_message(message, message_size, "%s: cannot open as HDF5%s", path, NULL);
+  } else {
+    text = is_run_file(file) ? read_scene_string(file) : NULL;
+    if (!text) set_message(message, message_size, "%s: not a clatter run file (no /scene)%s", path, NULL);
+    H5Fclose(file);
+  }
+  silence_end(quiet);
+  return text;
+}
+
+static int64_t count_rows_upto(hid_t dset, int64_t last_step) {
+  hsize_t rows = table_rows(dset);
+  if (rows == 0) return 0;
+  double *steps = malloc(sizeof(double) * rows);
+  if (!steps) return -1;
+  int64_t keep = 0;
+  if (H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, steps) < 0) {
+    keep = -1;
+  } else {
+    while ((hsize_t)keep < rows && steps[keep] <= (double)last_step) keep++;
+  }
+  free(steps);
+  return keep;
+}
+
+clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
+                               clt_world_t **world_out, clt_output_t **result, char *message,
+                               size_t message_size) {
+  *scene_out = NULL;
+  *world_out = NULL;
+  *result = NULL;
+  char *json = clt_output_read_scene_json(path, message, message_size);
+  if (!json) {
+    FILE *probe = fopen(path, "rb");
+    if (!probe) {
+      set_message(message, message_size, "%s: cannot open: %s", path, strerror(errno));
+      return CLT_ERR_IO;
+    }
+    fclose(probe);
+    return CLT_ERR_FORMAT;
+  }
+  char source[4096];
+  snprintf(source, sizeof source, "%s:/scene", path);
+  clt_scene_t *scene = NULL;
+  clt_status_t status = clt_scene_parse(json, source, NULL, &scene, message, message_size);
+  free(json);
+  if (status != CLT_OK) return status;
+  clt_world_t *world = NULL;
+  status = clt_scene_create_world(scene, log, log_user, &world, message, message_size);
+  if (status != CLT_OK) {
+    clt_scene_destroy(scene);
+    return status;
+  }
+  clt_output_t *out = output_alloc(path, scene);
+  if (!out) {
+    clt_world_destroy(world);
+    clt_scene_destroy(scene);
+    return CLT_ERR_OUT_OF_MEMORY;
+  }
+  silence_t quiet = silence_begin();
+  if (!copy_file(path, out->tmp_path)) {
+    set_message(message, message_size, "%s: cannot copy to %s", path, out->tmp_path);
+    status = CLT_ERR_IO;
+  }
+  if (status == CLT_OK) {
+    out->file = H5Fopen(out->tmp_path, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (out->file < 0) {
+      set_message(message, message_size, "%s: cannot open as HDF5%s", out->tmp_path, NULL);
+      status = CLT_ERR_FORMAT;
+    }
+  }
+  if (status == CLT_OK && !setup_bodies(out, world)) status = CLT_ERR_OUT_OF_MEMORY;
+  if (status == CLT_OK && out->body_count != clt_scene_body_count(scene)) status = CLT_ERR_FORMAT;
+  /* Restore the checkpoint (none: start again from the initial state). */
+  int64_t step = 0;
+  if (status == CLT_OK && H5Lexists(out->file, "checkpoint", H5P_DEFAULT) > 0) {
+    hid_t g = H5Gopen2(out->file, "checkpoint", H5P_DEFAULT);
+    hid_t d = g >= 0 ? H5Dopen2(g, "state", H5P_DEFAULT) : -1;
+    int64_t size = -1;
+    if (d < 0 || !get_attr_int64(g, "step", &step) || !get_attr_int64(g, "size", &size) ||
+        (hsize_t)size != table_rows(d)) {
+      set_message(message, message_size, "%s: damaged /checkpoint%s", path, NULL);
+      status = CLT_ERR_FORMAT;
+    } else {
+      unsigned char *blob = malloc((size_t)size + 1);
+      if (!blob) {
+        status = CLT_ERR_OUT_OF_MEMORY;
+      } else if (size > 0 && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, blob) < 0) {
+        set_message(message, message_size, "%s: cannot read /checkpoint/state%s", path, NULL);
+        status = CLT_ERR_FORMAT;
+      } else {
+        status = clt_world_load_state(world, blob, (size_t)size);
+        if (status != CLT_OK) {
+          set_message(message, message_size, "%s: checkpoint rejected: %s", path, clt_world_error(world));
+        }
+      }
+      free(blob);
+    }
+    if (d >= 0) H5Dclose(d);
+    if (g >= 0) H5Gclose(g);
+    if (status == CLT_OK) out->checkpoint_step = step;
+  }
+  if (status == CLT_OK && step != clt_world_step_count(world)) {
+    set_message(message, message_size, "%s: checkpoint step does not match the restored state%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  }
+  if (status == CLT_OK && !open_series(out, false)) {
+    set_message(message, message_size, "%s: missing trajectory or diagnostics datasets%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  }
+  /* Drop everything after the checkpoint. */
+  if (status == CLT_OK && out->options.trajectory) {
+    int64_t keep = count_rows_upto(out->traj[TRAJ_STEP], step);
+    for (int k = 0; k < TRAJ_COUNT && keep >= 0; k++) {
+      if (traj_enabled(out, k) && truncate_rows(out->traj[k], (hsize_t)keep) < 0) keep = -1;
+    }
+    if (keep < 0) status = CLT_ERR_FORMAT;
+  }
+  if (status == CLT_OK && out->options.diagnostics) {
+    int64_t keep = count_rows_upto(out->diag[0], step);
+    if (keep != step + 1) keep = -1;
+    for (int c = 0; c < COLUMN_COUNT && keep >= 0; c++) {
+      if (truncate_rows(out->diag[c], (hsize_t)keep) < 0) keep = -1;
+    }
+    if (keep < 0) {
+      set_message(message, message_size, "%s: /diagnostics does not reach the checkpoint%s", path, NULL);
+      status = CLT_ERR_FORMAT;
+    }
+  }
+  if (status == CLT_OK) {
+    set_attr_string(out->file, "status", "running");
+    set_attr_string(out->file, "status_message", "");
+    if (H5Aexists(out->file, "steps") > 0) H5Adelete(out->file, "steps");
+    if (H5Aexists(out->file, "final_time") > 0) H5Adelete(out->file, "final_time");
+  }
+  if (status == CLT_OK && out->csv_path[0]) {
+    if (!copy_csv_prefix(out->csv_path, out->csv_tmp_path, step)) {
+      set_message(message, message_size,
+                  "%s: missing or shorter than the checkpoint's step (needed to resume)", out->csv_path,
+                  NULL);
+      status = CLT_ERR_FORMAT;
+    } else {
+      out->csv = fopen(out->csv_tmp_path, "ab");
+      if (!out->csv) status = CLT_ERR_IO;
+    }
+  }
+  silence_end(quiet);
+  if (status != CLT_OK) {
+    clt_output_discard(out);
+    clt_world_destroy(world);
+    clt_scene_destroy(scene);
+    return status;
+  }
+  out->last_step = step;
+  out->last_time = clt_world_time(world);
+  *scene_out = scene;
+  *world_out = world;
+  *result = out;
+  return CLT_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Summary */
+
+static bool read_column(hid_t file, const char *name, double **data, hsize_t *rows) {
+  *data = NULL;
+  *rows = 0;
+  if (H5Lexists(file, "diagnostics", H5P_DEFAULT) <= 0) return false;
+  char path[128];
+  snprintf(path, sizeof path, "diagnostics/%s", name);
+  if (H5Lexists(file, path, H5P_DEFAULT) <= 0) return false;
+  hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
+  if (d < 0) return false;
+  hsize_t n = table_rows(d);
+  double *v = malloc(sizeof(double) * (n > 0 ? n : 1));
+  bool ok = v && (n == 0 || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+  H5Dclose(d);
+  if (!ok) {
+    free(v);
+    return false;
+  }
+  *data = v;
+  *rows = n;
+  return true;
+}
+
+static int64_t dataset_rows(hid_t file, const char *path) {
+  if (H5Lexists(file, path, H5P_DEFAULT) <= 0) return -1;
+  hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
+  if (d < 0) return -1;
+  int64_t n = (int64_t)table_rows(d);
+  H5Dclose(d);
+  return n;
+}
+
+static bool link_exists(hid_t file, const char *group, const char *name) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/%s", group, name);
+  return H5Lexists(file, group, H5P_DEFAULT) > 0 && H5Lexists(file, path, H5P_DEFAULT) > 0;
+}
+
+clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, char *message,
+                                     size_t message_size) {
+  memset(s, 0, sizeof *s);
+  s->checkpoint_step = -1;
+  FILE *probe = fopen(path, "rb");
+  if (!probe) {
+    set_message(message, message_size, "%s: cannot open: %s", path, strerror(errno));
+    return CLT_ERR_IO;
+  }
+  fclose(probe);
+  silence_t quiet = silence_begin();
+  clt_status_t status = CLT_OK;
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) {
+    set_message(message, message_size, "%s: not an HDF5 file (or damaged)%s", path, NULL);
+    silence_end(quiet);
+    return CLT_ERR_FORMAT;
+  }
+  int64_t v = 0;
+  if (!is_run_file(file)) {
+    set_message(message, message_size, "%s: not a clatter run file (no format attribute \"%s\")", path,
+                CLT_OUTPUT_FORMAT_NAME);
+    status = CLT_ERR_FORMAT;
+  }
+  if (status == CLT_OK) {
+    get_attr_string(file, "format", s->format, sizeof s->format);
+    if (get_attr_int64(file, "format_version", &v)) s->format_version = (int)v;
+    get_attr_string(file, "clatter_version", s->clatter_version, sizeof s->clatter_version);
+    get_attr_string(file, "scene_name", s->scene, sizeof s->scene);
+    get_attr_string(file, "status", s->status, sizeof s->status);
+    get_attr_string(file, "status_message", s->status_message, sizeof s->status_message);
+    bool ok = get_attr_int64(file, "dimension", &v);
+    s->dimension = (int)v;
+    ok = ok && get_attr_double(file, "time_step", &s->time_step);
+    ok = ok && get_attr_int64(file, "total_steps", &s->total_steps);
+    int64_t bodies = dataset_rows(file, "bodies/mass");
+    int64_t shapes = dataset_rows(file, "shapes/body");
+    ok = ok && bodies >= 0 && shapes >= 0;
+    s->bodies = (int)bodies;
+    s->shapes = (int)shapes;
+    s->frames = link_exists(file, "trajectory", "time") ? dataset_rows(file, "trajectory/time") : 0;
+    if (!ok) {
+      set_message(message, message_size, "%s: damaged clatter run file (missing attributes or /bodies)%s",
+                  path, NULL);
+      status = CLT_ERR_FORMAT;
+    }
+  }
+  if (status == CLT_OK) {
+    double *step = NULL, *t = NULL;
+    hsize_t rows = 0, rows_t = 0;
+    if (read_column(file, "step", &step, &rows) && read_column(file, "t", &t, &rows_t) && rows == rows_t) {
+      s->diagnostics_rows = (int64_t)rows;
+      if (rows > 0) {
+        s->steps = (int64_t)step[rows - 1];
+        s->final_time = t[rows - 1];
+      }
+      double *col = NULL;
+      hsize_t n = 0;
+      struct {
+        const char *name;
+        double *max;
+      } maxima[] = {{"infeasibility", &s->max_infeasibility},
+                    {"penetration", &s->max_penetration},
+                    {"joint_error", &s->max_joint_error}};
+      for (size_t k = 0; k < sizeof maxima / sizeof maxima[0]; k++) {
+        if (read_column(file, maxima[k].name, &col, &n)) {
+          for (hsize_t i = 0; i < n; i++) {
+            if (col[i] > *maxima[k].max || isnan(col[i])) *maxima[k].max = col[i];
+          }
+          free(col);
+        }
+      }
+      if (read_column(file, "contacts", &col, &n)) {
+        for (hsize_t i = 0; i < n; i++) {
+          if (col[i] > s->max_contacts) s->max_contacts = (int)col[i];
+        }
+        free(col);
+      }
+      if (read_column(file, "solver_status", &col, &n)) {
+        for (hsize_t i = 0; i < n; i++) {
+          int code = (int)col[i];
+          if (code != CLT_SOLVE_NONE && code != CLT_SOLVE_SOLVED) s->unconverged_steps++;
+        }
+        free(col);
+      }
+      if (read_column(file, "wall_s", &col, &n)) {
+        for (hsize_t i = 0; i < n; i++) s->wall_s += col[i];
+        free(col);
+      }
+      double *ke = NULL, *pe = NULL;
+      hsize_t nk = 0, np = 0;
+      if (read_column(file, "kinetic_energy", &ke, &nk) && read_column(file, "potential_energy", &pe, &np) &&
+          nk == np && nk > 0) {
+        s->initial_energy = ke[0] + pe[0];
+        s->final_energy = ke[nk - 1] + pe[nk - 1];
+      }
+      free(ke);
+      free(pe);
+    } else {
+      /* Diagnostics not written: fall back to the attributes and the trajectory. */
+      get_attr_int64(file, "steps", &s->steps);
+      get_attr_double(file, "final_time", &s->final_time);
+    }
+    free(step);
+    free(t);
+    if (H5Lexists(file, "checkpoint", H5P_DEFAULT) > 0) {
+      hid_t g = H5Gopen2(file, "checkpoint", H5P_DEFAULT);
+      if (g >= 0) {
+        get_attr_int64(g, "step", &s->checkpoint_step);
+        H5Gclose(g);
+      }
+    }
+  }
+  H5Fclose(file);
+  silence_end(quiet);
+  return status;
+}

@@ -1,0 +1,384 @@
+/* clatter run — runs a scene (or the built-in default scene) and writes OUT.h5 + OUT.csv.
+ * Exit status: 0 done (complete, or stopped by --max-steps), 1 runtime failure (a step failed,
+ * output could not be written), 2 bad input (usage, scene, override, run file to resume),
+ * 128 + signal number when interrupted by SIGINT (130) or SIGTERM (143). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clatter/clatter.h"
+#include "clatter/output.h"
+#include "clatter/scene.h"
+#include "commands.h"
+
+static volatile sig_atomic_t stop_signal = 0;
+
+/* First SIGINT/SIGTERM: finish the current step and close the output cleanly. A second one (a
+ * step that never ends) kills the process at once, leaving only the .tmp files. */
+static void on_signal(int signo) {
+  if (stop_signal) {
+    signal(signo, SIG_DFL);
+    raise(signo);
+    return;
+  }
+  stop_signal = signo;
+}
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: clatter run [SCENE.json] [options]\n"
+          "\n"
+          "Runs SCENE.json (without it: the built-in default scene, scenes/examples/default.json)\n"
+          "and writes trajectories and per-step diagnostics to OUT.h5 and OUT.csv.\n"
+          "\n"
+          "options:\n"
+          "  -o, --output OUT.h5      output file (default: the scene's output.path, else <name>.h5)\n"
+          "  --set PATH=VALUE         override any scene field by JSON path, e.g. method.scheme=none,\n"
+          "                           bodies[0].mass=2 (VALUE is JSON if it parses, else a string)\n"
+          "  --param NAME=VALUE       override a declared scene parameter\n"
+          "  --checkpoint-every N     store the full state every N steps (for --resume)\n"
+          "  --resume OUT.h5          continue an interrupted run from its last checkpoint\n"
+          "  --max-steps N            stop after N steps of this invocation (status interrupted,\n"
+          "                           a checkpoint is written so --resume can continue)\n"
+          "  -q, --quiet              no progress bar and no closing summary\n"
+          "  -h, --help               this text\n"
+          "\n"
+          "Exit status: 0 done, 1 runtime failure, 2 bad input, 130 interrupted (Ctrl-C).\n"
+          "Formats: docs/scene-format.md, docs/output-format.md.\n");
+}
+
+typedef struct run_args_t {
+  const char *scene_path;
+  const char *output_path;
+  const char *resume_path;
+  const char **sets;
+  int set_count;
+  const char **params;
+  int param_count;
+  long long checkpoint_every;
+  long long max_steps;
+  bool quiet;
+} run_args_t;
+
+static bool parse_count(const char *option, const char *text, long long min, long long *out) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  if (errno || end == text || *end != '\0' || v < min) {
+    fprintf(stderr, "clatter run: %s: expected an integer >= %lld (got '%s')\n", option, min, text);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* Returns -1 to go on, else an exit status. */
+static int parse_args(int argc, char **argv, run_args_t *a) {
+  a->sets = calloc((size_t)argc + 1, sizeof *a->sets);
+  a->params = calloc((size_t)argc + 1, sizeof *a->params);
+  a->checkpoint_every = 0;
+  a->max_steps = -1;
+  if (!a->sets || !a->params) return 1;
+  for (int i = 0; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *value = NULL;
+    /* Options taking a value accept "--opt VALUE" and "--opt=VALUE". */
+    static const char *const valued[] = {"-o",       "--output",    "--set", "--param", "--checkpoint-every",
+                                         "--resume", "--max-steps", NULL};
+    char name[64] = "";
+    for (int k = 0; valued[k]; k++) {
+      size_t n = strlen(valued[k]);
+      if (strcmp(arg, valued[k]) == 0) {
+        if (i + 1 >= argc) {
+          fprintf(stderr, "clatter run: %s needs a value\n", arg);
+          return 2;
+        }
+        snprintf(name, sizeof name, "%s", valued[k]);
+        value = argv[++i];
+      } else if (strncmp(arg, valued[k], n) == 0 && arg[n] == '=' && valued[k][1] == '-') {
+        snprintf(name, sizeof name, "%s", valued[k]);
+        value = arg + n + 1;
+      }
+      if (value) break;
+    }
+    if (value) {
+      if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) {
+        a->output_path = value;
+      } else if (strcmp(name, "--set") == 0) {
+        a->sets[a->set_count++] = value;
+      } else if (strcmp(name, "--param") == 0) {
+        a->params[a->param_count++] = value;
+      } else if (strcmp(name, "--checkpoint-every") == 0) {
+        if (!parse_count(name, value, 1, &a->checkpoint_every)) return 2;
+      } else if (strcmp(name, "--resume") == 0) {
+        a->resume_path = value;
+      } else if (strcmp(name, "--max-steps") == 0) {
+        if (!parse_count(name, value, 0, &a->max_steps)) return 2;
+      }
+      continue;
+    }
+    if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
+      a->quiet = true;
+    } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      fprintf(stderr, "clatter run: unknown option '%s' (see clatter run --help)\n", arg);
+      return 2;
+    } else if (a->scene_path) {
+      fprintf(stderr, "clatter run: more than one scene given ('%s', '%s')\n", a->scene_path, arg);
+      return 2;
+    } else {
+      a->scene_path = arg;
+    }
+  }
+  if (a->resume_path && (a->scene_path || a->output_path || a->set_count || a->param_count)) {
+    fprintf(stderr,
+            "clatter run: --resume takes the scene and output from the run file; it cannot be combined "
+            "with a scene, -o, --set or --param\n");
+    return 2;
+  }
+  return -1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Progress bar (stderr, only on a terminal) */
+
+typedef struct progress_t {
+  bool enabled;
+  bool drawn;
+  double start;
+  double last;
+  int64_t first_step;
+} progress_t;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void format_duration(double s, char *buf, size_t size) {
+  if (!(s >= 0) || s > 359999) {
+    snprintf(buf, size, "--:--");
+    return;
+  }
+  long total = (long)(s + 0.5);
+  if (total >= 3600) {
+    snprintf(buf, size, "%ld:%02ld:%02ld", total / 3600, (total / 60) % 60, total % 60);
+  } else {
+    snprintf(buf, size, "%ld:%02ld", total / 60, total % 60);
+  }
+}
+
+static void progress_update(progress_t *p, int64_t step, int64_t total, double t, bool force) {
+  if (!p->enabled) return;
+  double now = now_s();
+  if (!force && now - p->last < 0.1) return;
+  p->last = now;
+  double fraction = total > 0 ? (double)step / (double)total : 1;
+  int width = 30, filled = (int)(fraction * width);
+  char bar[64];
+  for (int i = 0; i < width; i++) bar[i] = i < filled ? '#' : '.';
+  bar[width] = '\0';
+  double elapsed = now - p->start;
+  int64_t done = step - p->first_step;
+  double eta = done > 0 ? elapsed * (double)(total - step) / (double)done : -1;
+  char eta_text[32], elapsed_text[32];
+  format_duration(eta, eta_text, sizeof eta_text);
+  format_duration(elapsed, elapsed_text, sizeof elapsed_text);
+  fprintf(stderr, "\r[%s] %3d%%  step %lld/%lld  t = %.4g s  elapsed %s  ETA %s\033[K", bar,
+          (int)(100 * fraction), (long long)step, (long long)total, t, elapsed_text, eta_text);
+  fflush(stderr);
+  p->drawn = true;
+}
+
+static void progress_clear(progress_t *p) {
+  if (p->enabled && p->drawn) {
+    fprintf(stderr, "\r\033[K");
+    fflush(stderr);
+    p->drawn = false;
+  }
+}
+
+static progress_t *log_progress = NULL;
+
+static void log_to_stderr(void *user, clt_log_level_t level, const char *message) {
+  (void)user;
+  if (level < CLT_LOG_WARNING) return;
+  if (log_progress) progress_clear(log_progress);
+  fprintf(stderr, "clatter: %s: %s\n", level == CLT_LOG_ERROR ? "error" : "warning", message);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The run */
+
+static int exit_for_status(clt_status_t s) { return s == CLT_ERR_OUT_OF_MEMORY ? 1 : 2; }
+
+static int run(int argc, char **argv) {
+  run_args_t args = {0};
+  int code = parse_args(argc, argv, &args);
+  if (code >= 0) {
+    free(args.sets);
+    free(args.params);
+    return code;
+  }
+  char message[2048] = "";
+  clt_scene_t *scene = NULL;
+  clt_world_t *world = NULL;
+  clt_output_t *out = NULL;
+  clt_status_t status;
+  if (args.resume_path) {
+    status = clt_output_resume(args.resume_path, log_to_stderr, NULL, &scene, &world, &out, message,
+                               sizeof message);
+    if (status != CLT_OK) {
+      fprintf(stderr, "clatter run: cannot resume: %s\n", message);
+      free(args.sets);
+      free(args.params);
+      return exit_for_status(status);
+    }
+  } else {
+    clt_scene_overrides_t overrides = {args.sets, args.set_count, args.params, args.param_count};
+    if (args.scene_path) {
+      status = clt_scene_load(args.scene_path, &overrides, &scene, message, sizeof message);
+    } else {
+      status = clt_scene_parse(clt_scene_default_json(), "default.json (built-in)", &overrides, &scene,
+                               message, sizeof message);
+    }
+    free(args.sets);
+    free(args.params);
+    args.sets = NULL;
+    args.params = NULL;
+    if (status != CLT_OK) {
+      fprintf(stderr, "%s\n", message);
+      return exit_for_status(status);
+    }
+    status = clt_scene_create_world(scene, log_to_stderr, NULL, &world, message, sizeof message);
+    if (status != CLT_OK) {
+      fprintf(stderr, "%s\n", message);
+      clt_scene_destroy(scene);
+      return exit_for_status(status);
+    }
+    char default_path[600];
+    const char *path = args.output_path;
+    if (!path && clt_scene_output(scene)->path[0]) path = clt_scene_output(scene)->path;
+    if (!path) {
+      snprintf(default_path, sizeof default_path, "%s.h5", clt_scene_name(scene));
+      path = default_path;
+    }
+    status = clt_output_create(path, scene, world, &out, message, sizeof message);
+    if (status != CLT_OK) {
+      fprintf(stderr, "clatter run: %s\n", message);
+      clt_world_destroy(world);
+      clt_scene_destroy(scene);
+      return 1;
+    }
+  }
+  free(args.sets);
+  free(args.params);
+
+  progress_t progress = {0};
+  progress.enabled = !args.quiet && isatty(STDERR_FILENO);
+  progress.start = now_s();
+  progress.first_step = clt_world_step_count(world);
+  log_progress = &progress;
+
+  int64_t total = clt_scene_step_count(scene);
+  long long done = 0;
+  clt_run_status_t run_status = CLT_RUN_COMPLETE;
+  char status_message[1024] = "";
+  int exit_code = 0;
+  while (clt_world_step_count(world) < total) {
+    if (stop_signal) {
+      run_status = CLT_RUN_INTERRUPTED;
+      snprintf(status_message, sizeof status_message, "interrupted by signal %d", (int)stop_signal);
+      exit_code = 128 + (int)stop_signal;
+      break;
+    }
+    if (args.max_steps >= 0 && done >= args.max_steps) {
+      run_status = CLT_RUN_INTERRUPTED;
+      snprintf(status_message, sizeof status_message, "stopped after --max-steps %lld", args.max_steps);
+      break;
+    }
+    status = clt_world_step(world);
+    if (status != CLT_OK) {
+      run_status = CLT_RUN_ERROR;
+      snprintf(status_message, sizeof status_message, "step %lld failed (%s): %s",
+               (long long)clt_world_step_count(world) + 1, clt_status_name(status), clt_world_error(world));
+      exit_code = 1;
+      break;
+    }
+    done++;
+    int64_t step = clt_world_step_count(world);
+    status = clt_output_record_step(out, world);
+    if (status == CLT_OK && args.checkpoint_every > 0 && step % args.checkpoint_every == 0) {
+      status = clt_output_write_checkpoint(out, world);
+    }
+    if (status != CLT_OK) {
+      run_status = CLT_RUN_ERROR;
+      snprintf(status_message, sizeof status_message, "writing the output failed at step %lld",
+               (long long)step);
+      exit_code = 1;
+      break;
+    }
+    progress_update(&progress, step, total, clt_world_time(world), false);
+  }
+  if (run_status == CLT_RUN_COMPLETE && stop_signal) {
+    /* A signal during the last step: the run is complete anyway. */
+    stop_signal = 0;
+  }
+  /* An early stop always leaves a checkpoint of the final state so --resume continues exactly. */
+  if (run_status == CLT_RUN_INTERRUPTED && clt_output_checkpoint_step(out) != clt_world_step_count(world)) {
+    if (clt_output_write_checkpoint(out, world) != CLT_OK) {
+      fprintf(stderr, "clatter run: warning: could not write the final checkpoint\n");
+    }
+  }
+  progress_update(&progress, clt_world_step_count(world), total, clt_world_time(world), true);
+  progress_clear(&progress);
+  log_progress = NULL;
+
+  char h5_path[4096], csv_path[4096];
+  snprintf(h5_path, sizeof h5_path, "%s", clt_output_path(out));
+  snprintf(csv_path, sizeof csv_path, "%s", clt_output_csv_file(out));
+  status = clt_output_close(out, run_status, status_message, message, sizeof message);
+  if (status != CLT_OK) {
+    fprintf(stderr, "clatter run: %s\n", message);
+    if (exit_code == 0) exit_code = 1;
+  }
+  if (run_status == CLT_RUN_ERROR) {
+    fprintf(stderr, "clatter run: %s\n", status_message);
+  } else if (run_status == CLT_RUN_INTERRUPTED && exit_code != 0) {
+    fprintf(stderr, "clatter run: interrupted at step %lld of %lld; continue with: clatter run --resume %s\n",
+            (long long)clt_world_step_count(world), (long long)total, h5_path);
+  }
+  if (!args.quiet && status == CLT_OK) {
+    printf("%s: %s, %lld of %lld steps, t = %.6g s -> %s%s%s\n", clt_scene_name(scene),
+           clt_run_status_name(run_status), (long long)clt_world_step_count(world), (long long)total,
+           clt_world_time(world), h5_path, csv_path[0] ? ", " : "", csv_path);
+  }
+  clt_world_destroy(world);
+  clt_scene_destroy(scene);
+  return exit_code;
+}
+
+int clt_cmd_run(int argc, char **argv) {
+  /* Installed before anything else, so a signal at any moment ends in a valid output file
+   * (interrupted at step 0 at the earliest). Installed even where the shell set SIGINT to be
+   * ignored (background jobs): the run must stay stoppable by it. */
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  stop_signal = 0;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  int code = run(argc, argv);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  return code;
+}
