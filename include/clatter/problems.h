@@ -16,6 +16,11 @@ typedef enum clt_problem_kind_t {
   CLT_PROBLEM_FC_GLOBAL
 } clt_problem_kind_t;
 
+/* Storage of the loaded matrices, whatever the file's storage (dense column-major, SBM, CSparse,
+ * FCLIB CSR/CSC/triplet): lcp_M is DENSE row-major (LCP files are small; Lemke pivots densely);
+ * local.W, global.M and global.H are CSR with sorted columns, duplicates summed and exact zeros
+ * dropped. A global M stored as one triangle only (LMGC90 dumps, e.g. CubeH8.hdf5) is mirrored
+ * into the full symmetric matrix. Everything is owned by the struct: clt_problem_file_free. */
 typedef struct clt_problem_file_t {
   clt_problem_kind_t kind;
   /* CLT_PROBLEM_LCP */

@@ -39,12 +39,15 @@ void clt_matrix_free(clt_matrix_t *m);                      /* frees arrays, zer
 void clt_matrix_multiply(const clt_matrix_t *m, const double *x, double *y); /* y = m x */
 double clt_matrix_get(const clt_matrix_t *m, int row, int col);
 
-/* Matrix-free operator: y = A x with A n×n. diagonal (optional) = diag(A). */
+/* Matrix-free operator: y = A x with A n×n. diagonal (optional) = diag(A).
+ * row_dot (optional) returns (A x)_i: with it and diagonal, block Gauss–Seidel runs matrix-free
+ * (scalar blocks); an implementation for A = Nᵀ M̂⁻¹ N can keep v = M̂⁻¹ N x itself (SPEC.md §2.2). */
 typedef struct clt_operator_t {
   int n;
   void (*apply)(void *user, const double *x, double *y);
   void *user;
   const double *diagonal;
+  double (*row_dot)(void *user, int i, const double *x);
 } clt_operator_t;
 
 /* ---------------------------------------------------------------------------------------------
@@ -85,7 +88,17 @@ typedef struct clt_lcp_t {
 
 /* Solves the LCP with the given solver. z (length n) is the answer, and the starting point when
  * options->warm_start; w (length n, may be NULL) receives M z + q. Returns CLT_OK when the call
- * itself worked (see result->status for the outcome), or an error for invalid input. */
+ * itself worked (see result->status for the outcome), or an error for invalid input.
+ *  - CLT_SOLVER_LEMKE: exact (SPEC.md §2.1); needs M; free variables by a Schur complement;
+ *    ignores warm_start; iterations = pivots, the first (z₀) pivot included; CLT_SOLVE_RAY on a
+ *    secondary ray.
+ *  - CLT_SOLVER_BGS: needs M, or op with diagonal and row_dot (scalar blocks); with block_start,
+ *    exact local LCPs per block (SPEC.md §2.2); iterations = sweeps.
+ *  - CLT_SOLVER_APGD, CLT_SOLVER_BBPGD: symmetric PSD M (or an op the caller knows to be);
+ *    iterations = gradient steps.
+ * Where a solver does not apply (no matrix, a diagonal ≤ 0 for scalar PGS, a non-symmetric M
+ * for APGD/BBPGD: "matrix not symmetric"), result->status is CLT_SOLVE_ERROR with the reason in
+ * result->message, and the call returns CLT_OK. */
 clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
                            const clt_solver_options_t *options, double *z, double *w,
                            clt_solve_result_t *result);
@@ -94,6 +107,27 @@ clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
 double clt_lcp_residual(const clt_lcp_t *problem, const double *z);
 
 const char *clt_solver_kind_name(clt_solver_kind_t kind); /* "lemke", "bgs", "apgd", "bbpgd" */
+
+/* ---------------------------------------------------------------------------------------------
+ * Convex QP with second-order cones (SPEC.md §2.3, the exact-cone option of the relaxed scheme):
+ *   min ½ zᵀ M z + qᵀ z  s.t.  z_i free for i < free_count, z_b ∈ K_b for every cone b, z_i ≥ 0
+ *   for every other variable. M symmetric PSD. Cone b covers the dim consecutive variables from
+ *   start[b] (normal first, then the tangential ones): K_b = {‖z_T‖ ≤ μ_b z_N}. Cones must not
+ *   overlap each other nor the free variables. Without cones this is the LCP of clt_lcp_t. */
+typedef struct clt_cone_set_t {
+  int count;
+  int dim;          /* 2 or 3 */
+  const int *start; /* count */
+  const double *mu; /* count, ≥ 0 */
+} clt_cone_set_t;
+
+/* Solves the QP above with CLT_SOLVER_APGD or CLT_SOLVER_BBPGD (others: CLT_ERR_INVALID_ARGUMENT).
+ * result->residual is the natural-map residual ‖z − P(z − w)‖∞ / (1 + ‖q‖∞), w = M z + q, which
+ * reduces to the LCP residual without cones. cones may be NULL. */
+clt_status_t clt_cone_qp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
+                               const clt_cone_set_t *cones, const clt_solver_options_t *options,
+                               double *z, double *w, clt_solve_result_t *result);
+double clt_cone_qp_residual(const clt_lcp_t *problem, const clt_cone_set_t *cones, const double *z);
 
 /* ---------------------------------------------------------------------------------------------
  * Frictional contact with the exact Coulomb cone (data README §2.2–2.3) */
@@ -120,14 +154,20 @@ typedef struct clt_fc_global_t {
 void clt_fc_local_free(clt_fc_local_t *p);
 void clt_fc_global_free(clt_fc_global_t *p);
 
-/* Natural-map error of the data README: sqrt(Σ‖r_a − P_K(r_a − û_a)‖²) / ‖q‖₂ (‖q‖ = 0: 1).
+/* Natural-map error of the data README: sqrt(Σ‖r_a − P_K(r_a − û_a)‖²) / ‖q‖₂ (‖q‖₂ ≤ DBL_EPSILON:
+ * divided by 1, i.e. the absolute error — a relative error means nothing at ‖q‖ ≈ 4e-18).
  * abs_error (may be NULL) receives the numerator. */
 double clt_fc_local_error(const clt_fc_local_t *p, const double *r, double *abs_error);
 
 /* Exact-cone block Gauss–Seidel (NSGS) on the local problem: a safeguarded Newton local solve
  * per contact with a projection fallback. r (length m) is the answer and the starting point when
  * options->warm_start; u (may be NULL) receives W r + q. result->residual is the natural-map
- * error above; status CLT_SOLVE_SOLVED only if it is ≤ options->tolerance. */
+ * error above; status CLT_SOLVE_SOLVED only if it is ≤ options->tolerance.
+ * W may be dense or CSR and need not be symmetric. Uses tolerance, max_iterations (sweeps),
+ * relaxation (ω) and warm_start; runs on one thread (deterministic). When the sweeps stagnate
+ * it polishes with a semismooth Newton (problems of ≤ 400 unknowns) and changes the sweep
+ * order and relaxation, restarting from the starting point (src/solvers/fc_nsgs.c); the best
+ * iterate seen is returned. */
 clt_status_t clt_fc_local_solve(const clt_fc_local_t *p, const clt_solver_options_t *options,
                                 double *r, double *u, clt_solve_result_t *result);
 
@@ -136,6 +176,11 @@ clt_status_t clt_fc_local_solve(const clt_fc_local_t *p, const clt_solver_option
  * the condensed problem. */
 clt_status_t clt_fc_global_solve(const clt_fc_global_t *p, const clt_solver_options_t *options,
                                  double *v, double *r, double *u, clt_solve_result_t *result);
+
+/* The condensed local problem of a global one: W = Hᵀ M⁻¹ H (CSR when M is diagonal, dense
+ * otherwise), q = Hᵀ M⁻¹ f + w, μ copied. out is owned by the caller (clt_fc_local_free).
+ * Errors: CLT_ERR_INVALID_ARGUMENT, CLT_ERR_NUMERICAL (M not SPD), CLT_ERR_OUT_OF_MEMORY. */
+clt_status_t clt_fc_global_condense(const clt_fc_global_t *p, clt_fc_local_t *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,532 @@
+/* Lemke's complementary pivoting method (SPEC.md §2.1; 004 §3.1; Cottle–Pang–Stone ch. 4).
+ *
+ * System  w − M z − e z₀ = q  with covering vector e = (1, …, 1). Variables are numbered
+ * w_i = i, z_j = n + j, z₀ = 2n. The basis inverse B⁻¹ is kept explicitly and updated by the
+ * product-form (rank-one) rule at each pivot, O(n²), and recomputed by an LU factorization every
+ * LEMKE_REFACTOR_PERIOD pivots (and once at the end if the answer is not accurate enough). The
+ * minimum-ratio test is lexicographic on the rows of [x_B, B⁻¹]: the classical perturbation
+ * q(ε) = q + Σ ε^k e_k, which makes every basis nondegenerate and so excludes cycling. Ties that
+ * include z₀'s row let z₀ leave at once (the solution is then reached). No blocking row means a
+ * secondary ray: reported as CLT_SOLVE_RAY, never as a solution.
+ *
+ * Mixed LCPs: the free variables are eliminated by a Schur complement of the free block (LU,
+ * condition checked), Lemke runs on the reduced problem, and the free part is recovered. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/lcp_internal.h"
+
+struct lcp_lemke_work_t {
+  int capacity;
+  double *tab; /* n×(2n+1) row-major tableau B⁻¹[I, −M, −e]; its first n columns are B⁻¹ */
+  double *mt;   /* Mᵀ row-major, so column j of M is contiguous */
+  double *xb;   /* values of the basic variables, B⁻¹ q */
+  double *d;    /* the entering column of the tableau */
+  double *lu;   /* refactorization */
+  double *work; /* dgetri work */
+  int lwork;
+  int *basis; /* basis[r]: the variable of row r */
+  int *pos;   /* 2n + 1: row of a basic variable, −1 if nonbasic */
+  int *cand;
+  int *ipiv;
+  int *nz; /* nonzero columns of the pivot row */
+};
+
+lcp_lemke_work_t *lcp_lemke_work_create(int capacity) {
+  if (capacity < 1) capacity = 1;
+  size_t n = (size_t)capacity, m = 2 * n + 1;
+  size_t lwork = 64 * n;
+  /* One allocation for everything: small problems are dominated by set-up costs. */
+  size_t doubles = n * m + 2 * n * n + 2 * n + lwork;
+  size_t ints = n + m + n + n + m;
+  size_t bytes = sizeof(lcp_lemke_work_t) + sizeof(double) * doubles + sizeof(int) * ints;
+  lcp_lemke_work_t *w = malloc(bytes);
+  if (!w) return NULL;
+  double *dp = (double *)(void *)(w + 1);
+  w->capacity = capacity;
+  w->lwork = (int)lwork;
+  w->tab = dp, dp += n * m;
+  w->mt = dp, dp += n * n;
+  w->lu = dp, dp += n * n;
+  w->xb = dp, dp += n;
+  w->d = dp, dp += n;
+  w->work = dp, dp += lwork;
+  int *ip = (int *)(void *)dp;
+  w->basis = ip, ip += n;
+  w->pos = ip, ip += m;
+  w->cand = ip, ip += n;
+  w->ipiv = ip, ip += n;
+  w->nz = ip;
+  return w;
+}
+
+void lcp_lemke_work_destroy(lcp_lemke_work_t *w) { free(w); }
+
+/* Accuracy check period (a refactorization follows only when the basis has drifted). */
+static int refactor_period(int n) { return n > 32 ? n : 32; }
+
+#define TAB(w, n, i, v) ((w)->tab[(size_t)(i) * (size_t)(2 * (n) + 1) + (size_t)(v)])
+
+#define LEMKE_CANCEL 1e-13
+
+/* Product-form (rank-one) update of the tableau and x_B for the pivot on row r, entering column
+ * d. Only the nonzero entries of the pivot row and column are touched: exact zeros of
+ * structured problems stay exact zeros, which keeps degenerate ties exact. */
+static void pivot(lcp_lemke_work_t *w, int n, int r, int entering) {
+  const int m = 2 * n + 1;
+  double *xb = w->xb;
+  const double *d = w->d;
+  double inv = 1.0 / d[r];
+  double *rowr = w->tab + (size_t)r * (size_t)m;
+  int nnz = 0;
+  for (int k = 0; k < m; k++)
+    if (rowr[k] != 0.0) {
+      rowr[k] *= inv;
+      w->nz[nnz++] = k;
+    }
+  xb[r] *= inv;
+  /* Cancellation down to a few hundred ulps of the operands is an exact zero blurred by
+   * round-off: keep it exact, or the lexicographic order would be decided by noise. (When
+   * old − p cancels, |old| ≈ |p|, so comparing with |old| alone is enough.) */
+  bool dense = 2 * nnz > m;
+  for (int i = 0; i < n; i++) {
+    double f = d[i];
+    if (i == r || f == 0.0) continue;
+    double *row = w->tab + (size_t)i * (size_t)m;
+    if (dense) {
+      for (int k = 0; k < m; k++) {
+        double old = row[k], v = old - f * rowr[k];
+        row[k] = fabs(v) <= LEMKE_CANCEL * fabs(old) ? 0.0 : v;
+      }
+    } else {
+      for (int c = 0; c < nnz; c++) {
+        int k = w->nz[c];
+        double old = row[k], v = old - f * rowr[k];
+        row[k] = fabs(v) <= LEMKE_CANCEL * fabs(old) ? 0.0 : v;
+      }
+    }
+    double old = xb[i], v = old - f * xb[r];
+    xb[i] = fabs(v) <= LEMKE_CANCEL * fabs(old) ? 0.0 : v;
+    row[entering] = 0.0; /* exactly, not f − f·1 up to round-off */
+  }
+  rowr[entering] = 1.0;
+  w->pos[w->basis[r]] = -1;
+  w->basis[r] = entering;
+  w->pos[entering] = r;
+}
+
+/* Recomputes the tableau and x_B = B⁻¹ q from the basis (LU). Returns false if B is singular.
+ * The row-major array of B is Bᵀ to LAPACK; its inverse read back row-major is B⁻¹. */
+static bool refactor(lcp_lemke_work_t *w, int n, const double *q) {
+  const int m = 2 * n + 1;
+  double *b = w->lu;
+  memset(b, 0, sizeof(double) * (size_t)n * (size_t)n);
+  for (int r = 0; r < n; r++) {
+    int v = w->basis[r];
+    if (v < n) {
+      b[(size_t)v * (size_t)n + (size_t)r] = 1.0;
+    } else if (v < 2 * n) {
+      const double *col = w->mt + (size_t)(v - n) * (size_t)n;
+      for (int i = 0; i < n; i++) b[(size_t)i * (size_t)n + (size_t)r] = -col[i];
+    } else {
+      for (int i = 0; i < n; i++) b[(size_t)i * (size_t)n + (size_t)r] = -1.0;
+    }
+  }
+  int info = 0;
+  dgetrf_(&n, &n, b, &n, w->ipiv, &info);
+  if (info != 0) return false;
+  dgetri_(&n, b, &n, w->ipiv, w->work, &w->lwork, &info);
+  if (info != 0) return false;
+  for (int i = 0; i < n; i++) {
+    const double *binv = b + (size_t)i * (size_t)n;
+    double *row = w->tab + (size_t)i * (size_t)m;
+    double sq = 0.0, se = 0.0;
+    for (int k = 0; k < n; k++) {
+      sq += binv[k] * q[k];
+      se += binv[k];
+      row[k] = binv[k];
+    }
+    for (int j = 0; j < n; j++) {
+      const double *col = w->mt + (size_t)j * (size_t)n;
+      double s = 0.0;
+      for (int k = 0; k < n; k++) s += binv[k] * col[k];
+      row[n + j] = -s;
+    }
+    row[2 * n] = -se;
+    w->xb[i] = sq;
+  }
+  for (int r = 0; r < n; r++)
+    for (int i = 0; i < n; i++) TAB(w, n, i, w->basis[r]) = i == r ? 1.0 : 0.0;
+  return true;
+}
+
+/* ‖B x_B − q‖∞: how far the updated tableau has drifted. O(n²) like one pivot. */
+static double basis_drift(const lcp_lemke_work_t *w, int n, const double *q) {
+  double *r = w->d; /* scratch: d is reloaded at the next pivot */
+  for (int i = 0; i < n; i++) r[i] = -q[i];
+  for (int c = 0; c < n; c++) {
+    int v = w->basis[c];
+    double x = w->xb[c];
+    if (v < n) {
+      r[v] += x;
+    } else if (v < 2 * n) {
+      const double *col = w->mt + (size_t)(v - n) * (size_t)n;
+      for (int i = 0; i < n; i++) r[i] -= col[i] * x;
+    } else {
+      for (int i = 0; i < n; i++) r[i] -= x;
+    }
+  }
+  return lcp_norm_inf(n, r);
+}
+
+/* Basic values within round-off of zero are degenerate zeros: make them exact, so that the
+ * lexicographic test (not noise) decides between the rows they tie. */
+static void snap_zeros(lcp_lemke_work_t *w, int n, double qnorm) {
+  double xs = qnorm;
+  for (int i = 0; i < n; i++) {
+    double a = fabs(w->xb[i]);
+    xs = a > xs ? a : xs;
+  }
+  double tol = 1e-13 * (xs > 0.0 ? xs : 1.0);
+  for (int i = 0; i < n; i++)
+    if (fabs(w->xb[i]) <= tol) w->xb[i] = 0.0;
+}
+
+/* Lexicographic minimum-ratio test on the rows of [x_B, B⁻¹] / d_i. Returns the leaving row, or
+ * −1 on a secondary ray. */
+static int ratio_test(lcp_lemke_work_t *w, int n, int z0) {
+  const double *d = w->d, *xb = w->xb;
+  int *cand = w->cand;
+  double dmax = 0.0, xs = 0.0;
+  for (int i = 0; i < n; i++) {
+    double a = fabs(d[i]), b = fabs(xb[i]);
+    dmax = a > dmax ? a : dmax;
+    xs = b > xs ? b : xs;
+  }
+  if (!(dmax > 0.0)) return -1;
+  /* A pivot element below this is round-off of an exact zero. */
+  double dtol = 1e-12 * dmax;
+  double theta = INFINITY;
+  int count = 0;
+  for (int i = 0; i < n; i++) {
+    if (d[i] > dtol) {
+      double x = xb[i] > 0.0 ? xb[i] : 0.0;
+      double ratio = x / d[i];
+      if (ratio < theta) theta = ratio;
+      cand[count++] = i;
+    }
+  }
+  if (count == 0) return -1;
+  /* Rows that the step θ drives to zero within round-off tie (degenerate). */
+  double xtol = 1e-11 * (xs > 0.0 ? xs : 1.0);
+  int k = 0;
+  for (int c = 0; c < count; c++) {
+    int i = cand[c];
+    double x = xb[i] > 0.0 ? xb[i] : 0.0;
+    if (x - theta * d[i] <= xtol) cand[k++] = i;
+  }
+  count = k;
+  if (count == 1) return cand[0];
+  int rz0 = w->pos[z0];
+  for (int c = 0; c < count; c++)
+    if (cand[c] == rz0) return rz0;
+  /* Lexicographic tie-break on the columns of B⁻¹ / d_i. Columns that are zero on every tied
+   * row (most of them in degenerate structured problems) decide nothing: skip them cheaply. */
+  for (int col = 0; col < n && count > 1; col++) {
+    bool any = false;
+    for (int c = 0; c < count && !any; c++) any = TAB(w, n, cand[c], col) != 0.0;
+    if (!any) continue;
+    double vmin = INFINITY, vabs = 0.0;
+    for (int c = 0; c < count; c++) {
+      int i = cand[c];
+      double v = TAB(w, n, i, col) / d[i], a = fabs(v);
+      vmin = v < vmin ? v : vmin;
+      vabs = a > vabs ? a : vabs;
+    }
+    double tol = 1e-9 * vabs;
+    k = 0;
+    for (int c = 0; c < count; c++) {
+      int i = cand[c];
+      if (TAB(w, n, i, col) / d[i] <= vmin + tol) cand[k++] = i;
+    }
+    count = k;
+  }
+  int best = cand[0];
+  for (int c = 1; c < count; c++)
+    if (d[cand[c]] > d[best]) best = cand[c];
+  return best;
+}
+
+static void extract_z(const lcp_lemke_work_t *w, int n, double *z) {
+  for (int j = 0; j < n; j++) {
+    int r = w->pos[n + j];
+    double v = r >= 0 ? w->xb[r] : 0.0;
+    z[j] = v > 0.0 ? v : 0.0;
+  }
+}
+
+/* Unscaled complementarity residual of z for (M, q) dense row-major. */
+static double dense_residual(int n, const double *M, const double *q, const double *z) {
+  double res = 0.0;
+  for (int i = 0; i < n; i++) {
+    const double *row = M + (size_t)i * (size_t)n;
+    double s = q[i];
+    for (int j = 0; j < n; j++) s += row[j] * z[j];
+    double a = fabs(fmin(z[i], s));
+    if (!(a <= res)) res = a;
+  }
+  return res;
+}
+
+clt_solver_status_t lcp_lemke_dense(lcp_lemke_work_t *w, int n, const double *M, const double *q,
+                                    int max_pivots, double polish_tolerance, double *z, int *pivots,
+                                    char *message, size_t message_size) {
+  *pivots = 0;
+  if (message && message_size) message[0] = '\0';
+  int r = 0;
+  for (int i = 1; i < n; i++)
+    if (q[i] <= q[r]) r = i; /* ties: the largest index is the lexicographic minimum of (q, I) */
+  if (n == 0 || q[r] >= 0.0) {
+    for (int j = 0; j < n; j++) z[j] = 0.0;
+    return CLT_SOLVE_SOLVED;
+  }
+  const int m = 2 * n + 1;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      w->mt[(size_t)j * (size_t)n + (size_t)i] = M[(size_t)i * (size_t)n + (size_t)j];
+  for (int i = 0; i < n; i++) {
+    double *row = w->tab + (size_t)i * (size_t)m;
+    memset(row, 0, sizeof(double) * (size_t)n);
+    row[i] = 1.0;
+    const double *mrow = M + (size_t)i * (size_t)n;
+    for (int j = 0; j < n; j++) row[n + j] = -mrow[j];
+    row[2 * n] = -1.0;
+    w->xb[i] = q[i];
+    w->basis[i] = i;
+    w->pos[i] = i;
+    w->pos[n + i] = -1;
+  }
+  const int z0 = 2 * n;
+  w->pos[z0] = -1;
+  if (max_pivots < 1) {
+    extract_z(w, n, z);
+    if (message) snprintf(message, message_size, "pivot limit %d reached", max_pivots);
+    return CLT_SOLVE_MAX_ITERATIONS;
+  }
+  /* First pivot: z₀ enters at the most negative q (all of d = −e is blocking from below). */
+  for (int i = 0; i < n; i++) w->d[i] = -1.0;
+  pivot(w, n, r, z0);
+  *pivots = 1;
+  int entering = n + r; /* complement of the leaving w_r */
+  int period = refactor_period(n);
+  double qnorm = lcp_norm_inf(n, q);
+  clt_solver_status_t status = CLT_SOLVE_MAX_ITERATIONS;
+  while (*pivots < max_pivots) {
+    for (int i = 0; i < n; i++) w->d[i] = TAB(w, n, i, entering);
+    int row = ratio_test(w, n, z0);
+    if (row < 0) {
+      status = CLT_SOLVE_RAY;
+      if (message)
+        snprintf(message, message_size,
+                 "secondary ray after %d pivots (no solution reachable by Lemke with e)", *pivots);
+      break;
+    }
+    int leaving = w->basis[row];
+    pivot(w, n, row, entering);
+    (*pivots)++;
+    if (leaving == z0) {
+      status = CLT_SOLVE_SOLVED;
+      break;
+    }
+    entering = leaving < n ? leaving + n : leaving - n;
+    if (*pivots % period == 0 && basis_drift(w, n, q) > 1e-11 * (1.0 + qnorm)) {
+      if (!refactor(w, n, q)) {
+        if (message) snprintf(message, message_size, "singular basis after %d pivots", *pivots);
+        extract_z(w, n, z);
+        return CLT_SOLVE_ERROR;
+      }
+    }
+    snap_zeros(w, n, qnorm);
+  }
+  if (status == CLT_SOLVE_MAX_ITERATIONS && message)
+    snprintf(message, message_size, "pivot limit %d reached", max_pivots);
+  extract_z(w, n, z);
+  if (status == CLT_SOLVE_SOLVED) {
+    /* Polish: the updated tableau carries round-off from every pivot; recompute it once from
+     * the final basis when the answer misses the requested accuracy. */
+    double res = dense_residual(n, M, q, z);
+    if (res > polish_tolerance * (1.0 + qnorm) && refactor(w, n, q)) {
+      double *z2 = w->d;
+      extract_z(w, n, z2);
+      if (dense_residual(n, M, q, z2) < res) memcpy(z, z2, sizeof(double) * (size_t)n);
+    }
+  }
+  return status;
+}
+
+/* Dense row-major copy of M. */
+static double *densify(const clt_matrix_t *m, int n) {
+  double *a = calloc((size_t)n * (size_t)n, sizeof(double));
+  if (!a) return NULL;
+  if (m->kind == CLT_MATRIX_DENSE) {
+    memcpy(a, m->values, sizeof(double) * (size_t)n * (size_t)n);
+  } else {
+    for (int i = 0; i < n; i++)
+      for (int k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++)
+        a[(size_t)i * (size_t)n + (size_t)m->col_index[k]] += m->values[k];
+  }
+  return a;
+}
+
+/* Mixed LCP: w_u = A u + C v + q_u = 0 gives u = −A⁻¹(C v + q_u); the reduced LCP on v is
+ * (B − D A⁻¹ C, q_v − D A⁻¹ q_u) (Schur complement; SPEC.md §2 "Reduction"). */
+static clt_solver_status_t solve_mixed(const double *M, int n, int nf, const double *q,
+                                       int max_pivots, double tol, double *z, int *pivots,
+                                       char *message, size_t message_size) {
+  int nc = n - nf, nrhs = nc + 1;
+  clt_solver_status_t status = CLT_SOLVE_ERROR;
+  double *a = malloc(sizeof(double) * (size_t)nf * (size_t)nf);        /* column-major */
+  double *x = malloc(sizeof(double) * (size_t)nf * (size_t)nrhs);      /* [C | q_u], column-major */
+  double *mr = malloc(sizeof(double) * ((size_t)nc * (size_t)nc + 1)); /* reduced, row-major */
+  double *qr = malloc(sizeof(double) * ((size_t)nc + 1));
+  double *work = malloc(sizeof(double) * 4 * (size_t)nf);
+  int *ipiv = malloc(sizeof(int) * (size_t)nf);
+  int *iwork = malloc(sizeof(int) * (size_t)nf);
+  lcp_lemke_work_t *lw = NULL;
+  *pivots = 0;
+  if (!a || !x || !mr || !qr || !work || !ipiv || !iwork) {
+    snprintf(message, message_size, "out of memory");
+    goto done;
+  }
+  double anorm = 0.0;
+  for (int j = 0; j < nf; j++) {
+    double colsum = 0.0;
+    for (int i = 0; i < nf; i++) {
+      double v = M[(size_t)i * (size_t)n + (size_t)j];
+      a[(size_t)j * (size_t)nf + (size_t)i] = v;
+      colsum += fabs(v);
+    }
+    anorm = fmax(anorm, colsum);
+  }
+  for (int c = 0; c < nc; c++)
+    for (int i = 0; i < nf; i++)
+      x[(size_t)c * (size_t)nf + (size_t)i] = M[(size_t)i * (size_t)n + (size_t)(nf + c)];
+  for (int i = 0; i < nf; i++) x[(size_t)nc * (size_t)nf + (size_t)i] = q[i];
+  int info = 0;
+  dgetrf_(&nf, &nf, a, &nf, ipiv, &info);
+  double rcond = 0.0;
+  if (info == 0) {
+    const char norm = '1';
+    int info2 = 0;
+    dgecon_(&norm, &nf, a, &nf, &anorm, &rcond, work, iwork, &info2);
+  }
+  if (info != 0 || !(rcond > 1e3 * DBL_EPSILON)) {
+    snprintf(message, message_size,
+             "free block (%d x %d) is singular or rank-deficient (rcond %.3g): dependent equality "
+             "rows",
+             nf, nf, rcond);
+    goto done;
+  }
+  const char trans = 'N';
+  dgetrs_(&trans, &nf, &nrhs, a, &nf, ipiv, x, &nf, &info);
+  /* Reduced problem. */
+  for (int i = 0; i < nc; i++) {
+    const double *drow = M + (size_t)(nf + i) * (size_t)n;
+    for (int j = 0; j < nc; j++) {
+      double s = drow[nf + j];
+      const double *xc = x + (size_t)j * (size_t)nf;
+      for (int k = 0; k < nf; k++) s -= drow[k] * xc[k];
+      mr[(size_t)i * (size_t)nc + (size_t)j] = s;
+    }
+    double s = q[nf + i];
+    const double *xq = x + (size_t)nc * (size_t)nf;
+    for (int k = 0; k < nf; k++) s -= drow[k] * xq[k];
+    qr[i] = s;
+  }
+  if (nc > 0) {
+    lw = lcp_lemke_work_create(nc);
+    if (!lw) {
+      snprintf(message, message_size, "out of memory");
+      goto done;
+    }
+    status =
+        lcp_lemke_dense(lw, nc, mr, qr, max_pivots, tol, z + nf, pivots, message, message_size);
+  } else {
+    status = CLT_SOLVE_SOLVED;
+  }
+  /* u = −(A⁻¹ q_u + A⁻¹ C v). */
+  for (int i = 0; i < nf; i++) {
+    double s = x[(size_t)nc * (size_t)nf + (size_t)i];
+    for (int j = 0; j < nc; j++) s += x[(size_t)j * (size_t)nf + (size_t)i] * z[nf + j];
+    z[i] = -s;
+  }
+done:
+  lcp_lemke_work_destroy(lw);
+  free(a);
+  free(x);
+  free(mr);
+  free(qr);
+  free(work);
+  free(ipiv);
+  free(iwork);
+  return status;
+}
+
+clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, double *z,
+                             double *w, clt_solve_result_t *r) {
+  int n = p->n;
+  if (!p->M) {
+    r->status = CLT_SOLVE_ERROR;
+    lcp_set_message(r, "lemke does not apply: it needs an explicit matrix M (got an operator)");
+    return CLT_OK;
+  }
+  /* Dense input is used in place; CSR is expanded (Lemke is a dense method). */
+  double *Mcopy = p->M->kind == CLT_MATRIX_DENSE ? NULL : densify(p->M, n);
+  const double *M = p->M->kind == CLT_MATRIX_DENSE ? p->M->values : Mcopy;
+  double *wbuf = w ? NULL : malloc(sizeof(double) * (size_t)n);
+  lcp_lemke_work_t *lw = p->free_count == 0 ? lcp_lemke_work_create(n) : NULL;
+  if (!M || (!w && !wbuf) || (p->free_count == 0 && !lw)) {
+    free(Mcopy);
+    free(wbuf);
+    lcp_lemke_work_destroy(lw);
+    lcp_set_message(r, "out of memory");
+    return CLT_ERR_OUT_OF_MEMORY;
+  }
+  double *wv = w ? w : wbuf;
+  int pivots = 0;
+  /* Refactor at the end only when the answer would miss the tolerance (with a margin). */
+  double polish = 0.1 * o->tolerance;
+  clt_solver_status_t st;
+  if (p->free_count == 0)
+    st = lcp_lemke_dense(lw, n, M, p->q, o->max_iterations, polish, z, &pivots, r->message,
+                         sizeof r->message);
+  else
+    st = solve_mixed(M, n, p->free_count, p->q, o->max_iterations, polish, z, &pivots, r->message,
+                     sizeof r->message);
+  /* Verify on the original data: w = M z + q and the residual of solvers.h. */
+  for (int i = 0; i < n; i++) {
+    const double *row = M + (size_t)i * (size_t)n;
+    double s = 0.0;
+    for (int j = 0; j < n; j++) s += row[j] * z[j];
+    wv[i] = s + p->q[i];
+  }
+  r->iterations = pivots;
+  r->residual_abs = lcp_residual_abs(n, p->free_count, z, wv);
+  r->residual = r->residual_abs / (1.0 + lcp_norm_inf(n, p->q));
+  if (st == CLT_SOLVE_SOLVED && !(r->residual <= o->tolerance)) {
+    st = CLT_SOLVE_ERROR;
+    lcp_set_message(r,
+                    "lemke ended on a complementary basis but the residual %.3g exceeds the "
+                    "tolerance %.3g (ill-conditioned basis)",
+                    r->residual, o->tolerance);
+  }
+  r->status = st;
+  if (st == CLT_SOLVE_SOLVED) r->message[0] = '\0';
+  free(Mcopy);
+  free(wbuf);
+  lcp_lemke_work_destroy(lw);
+  return CLT_OK;
+}
