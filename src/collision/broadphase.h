@@ -1,0 +1,59 @@
+/* Broad phase (SPEC.md §5): candidate shape pairs whose bounding boxes, inflated by the active-set
+ * margin ε̂, overlap. A uniform grid hashed into a table gives expected O(N + pairs) cost for
+ * granular scenes (objects of similar size); objects much larger than the cells (walls,
+ * containers) are tested against everything instead of being rasterized, and unbounded shapes
+ * (half-planes / half-spaces) are candidates against every other shape. The same pair list serves
+ * the active set and the infeasibility report. */
+#ifndef CLATTER_COLLISION_BROADPHASE_H
+#define CLATTER_COLLISION_BROADPHASE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clatter/types.h"
+
+typedef struct clt_broadphase_proxy_t {
+  double lower[3], upper[3]; /* world-frame bounds (clt_shape_bounds); 2D: [2] = 0 */
+  bool unbounded;            /* half-plane / half-space: bounds ignored */
+  int body;                  /* proxies of the same body never pair */
+  bool fixed;                /* static or kinematic: two fixed proxies never pair */
+} clt_broadphase_proxy_t;
+
+typedef struct clt_broadphase_pair_t {
+  int a, b; /* proxy indices, a < b */
+} clt_broadphase_pair_t;
+
+/* Reusable working memory: buffers grow to the largest scene seen and are kept, so a run does not
+ * allocate once it has settled. Zero-initialize (or clt_broadphase_init) before first use. */
+typedef struct clt_broadphase_t {
+  void *entries;
+  int entry_capacity;
+  int *bucket_start;
+  int bucket_capacity;
+  void *sort_buffer;
+  int sort_capacity;
+  clt_broadphase_pair_t *pairs;
+  int pair_count;
+  int pair_capacity;
+  int *large;
+  int large_capacity;
+  /* Statistics of the last query (for benchmarks and tests). */
+  double cell_size;
+  int grid_entries;
+  int large_count;
+  int64_t entry_tests; /* entry pairs compared inside hash buckets: O(N) for granular scenes */
+} clt_broadphase_t;
+
+void clt_broadphase_init(clt_broadphase_t *bp);
+void clt_broadphase_destroy(clt_broadphase_t *bp);
+
+/* Finds every pair (a < b) of proxies whose bounds, each grown by margin ≥ 0 on every side,
+ * overlap (touching counts), plus every unbounded proxy against every other proxy; pairs of the
+ * same body, pairs of two fixed proxies and pairs of two unbounded proxies are left out. The result
+ * (bp->pairs, bp->pair_count, valid until the next call) is sorted by (a, b), so it does not depend
+ * on the grid or hashing. dimension is 2 or 3. Returns CLT_ERR_OUT_OF_MEMORY if a buffer cannot
+ * grow (bp->pair_count is then 0), CLT_ERR_INVALID_ARGUMENT for count < 0 or a bad dimension. */
+clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
+                                       int dimension, double margin);
+
+#endif

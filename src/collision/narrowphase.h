@@ -1,0 +1,82 @@
+/* Narrow phase (SPEC.md §5): contact points between two placed shapes.
+ *
+ * A query between shape A on a body at pose_a and shape B at pose_b returns zero or more contact
+ * points, each with
+ *   Φ  signed distance (> 0 apart, < 0 overlapping) [m],
+ *   n  unit normal from A to B (world frame),
+ *   p_A, p_B witness points on the surfaces of A and B (world frame), with p_B − p_A = Φ n.
+ * The rate of Φ along a motion is n·(ṗ_B − ṗ_A), which is the contact row of SPEC.md §0/§1.
+ *
+ * What a pair produces (the pair table is in narrowphase.c):
+ *  - smooth convex pairs (disk, ellipse, sphere, capsule, ellipsoid with their own kind and each
+ *    other within a dimension, ellipse with a polygon or segment, disk with a polygon or segment,
+ *    sphere with a box): one shared-normal point (002 §2.1.6): outward normals anti-parallel and
+ *    parallel to p_B − p_A; Φ is the exact signed distance (penetration depth when overlapping);
+ *  - polygon / segment pairs (2D): vertex–feature points so each Φ is differentiable (004 §1.1):
+ *    one per core vertex of each shape against the closest feature (edge or vertex) of the other,
+ *    within range; apart, the smallest Φ is the distance; overlapping, each Φ is its vertex's
+ *    depth (plus one separating-axis point when cores cross with no vertex inside). A rounded
+ *    shape's point (segment end) stands for the disk about its core vertex;
+ *  - plane pairs: one point per vertex / end cap / support point within range (box: the 4
+ *    deepest corners);
+ *  - capsule–box: each end cap, plus the axis point closest to the box when nearer than both;
+ *  - torus (ring) with a torus or a sphere: one point at the closest centreline points (002 §5.5;
+ *    Φ = core distance − radii, exact also for linked rings); with a half-space: up to 4
+ *    centreline points (the lowest and quarter turns from it);
+ *  - box–box: a face contact manifold of up to 4 points (or one edge–edge point), each with its
+ *    own Φ measured along the shared reference-face normal;
+ *  - not implemented yet (clt_collide returns −1): torus with a box, capsule or ellipsoid,
+ *    ellipsoid with a box or a capsule, and 2D with 3D shapes.
+ * Half-planes / half-spaces: the solid lies opposite to their (outward) normal through point. */
+#ifndef CLATTER_COLLISION_NARROWPHASE_H
+#define CLATTER_COLLISION_NARROWPHASE_H
+
+#include <stdbool.h>
+
+#include "clatter/world.h"
+
+/* Most points any pair of the table can produce before truncation (polygon–polygon: one per
+ * vertex of each, plus a fallback). */
+#define CLT_MAX_PAIR_CONTACTS (2 * CLT_MAX_POLYGON_VERTICES + 1)
+
+/* Pose of the body that carries a shape (SPEC.md §0): position[0..1] and angle in 2D; position
+ * and unit quaternion orientation (w, x, y, z), body → world, in 3D. The shape's own local pose
+ * (local_position, local_angle / local_orientation of its def) is composed with it. */
+typedef struct clt_collide_pose_t {
+  double position[3];
+  double angle;
+  double orientation[4];
+} clt_collide_pose_t;
+
+typedef struct clt_contact_point_t {
+  double distance;    /* Φ [m] */
+  double normal[3];   /* unit, from A to B, world frame (2D: [2] = 0) */
+  double point_a[3];  /* p_A on the surface of A, world frame */
+  double point_b[3];  /* p_B on the surface of B, world frame; p_B − p_A = Φ n */
+  /* Stable id of the feature pair that produced the point (e.g. vertex i of A against B), the same
+   * from step to step while the configuration does not change topology: for warm starts and
+   * restitution memory. Always in terms of the caller's A and B (not the table's order). */
+  int feature;
+} clt_contact_point_t;
+
+/* Contact points of shape a (on a body at pose_a) against shape b (at pose_b) whose Φ ≤
+ * max_distance (the active-set ε̂ of SPEC.md §1; the infeasibility report passes a large value).
+ * Writes at most capacity points to out, keeping the deepest ones when there are more (ties by
+ * generation order), and returns how many it wrote. Returns −1 when the pair of shape types is not
+ * in the table (e.g. a 2D shape against a 3D one, or shapes whose narrow phase is not implemented;
+ * clt_collide_supported tells in advance). The output is a deterministic function of the inputs. */
+int clt_collide(const clt_shape_def_t *a, const clt_collide_pose_t *pose_a, const clt_shape_def_t *b,
+                const clt_collide_pose_t *pose_b, double max_distance, clt_contact_point_t *out,
+                int capacity);
+
+/* Whether clt_collide handles this pair of shape types (in either order). Two unbounded shapes
+ * (half-plane/half-plane, half-space/half-space) are "handled" and never touch (0 points). */
+bool clt_collide_supported(clt_shape_type_t a, clt_shape_type_t b);
+
+/* World-frame axis-aligned bounds of a placed shape, for the broad phase. Returns false for
+ * unbounded shapes (half-plane / half-space), whose bounds are then ±infinity. 2D shapes set
+ * [2] to 0. */
+bool clt_shape_bounds(const clt_shape_def_t *shape, const clt_collide_pose_t *pose, double lower[3],
+                      double upper[3]);
+
+#endif
