@@ -6,5 +6,8 @@
 int clt_cmd_run(int argc, char **argv);  /* tools/cmd_run.c */
 int clt_cmd_info(int argc, char **argv); /* tools/cmd_info.c */
 int clt_cmd_lcp(int argc, char **argv);  /* tools/cmd_lcp.c */
+int clt_cmd_plot(int argc, char **argv);   /* tools/cmd_plot.c */
+int clt_cmd_render(int argc, char **argv); /* tools/cmd_render.c */
+int clt_cmd_vtk(int argc, char **argv);    /* tools/cmd_vtk.c */
 
 #endif

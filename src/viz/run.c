@@ -1,0 +1,882 @@
+/* Reads a clatter run file (docs/output-format.md) into a clt_viz_run_t with the HDF5 C API,
+ * independently of the writer in src/io so that the viewers only depend on the documented layout. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <hdf5.h>
+
+#include "viz/viz.h"
+
+/* ---------------------------------------------------------------------------------------------
+ * Quaternions (w, x, y, z) */
+
+void clt_viz_quat_mul(const double a[4], const double b[4], double out[4]) {
+  double r[4] = {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+                 a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+                 a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+                 a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
+  memcpy(out, r, sizeof r);
+}
+
+void clt_viz_quat_rotate(const double q[4], const double v[3], double out[3]) {
+  /* v' = v + 2 w (u × v) + 2 u × (u × v), u = (x, y, z) */
+  const double *u = q + 1;
+  double t[3] = {2 * (u[1] * v[2] - u[2] * v[1]), 2 * (u[2] * v[0] - u[0] * v[2]),
+                 2 * (u[0] * v[1] - u[1] * v[0])};
+  double r[3] = {v[0] + q[0] * t[0] + (u[1] * t[2] - u[2] * t[1]),
+                 v[1] + q[0] * t[1] + (u[2] * t[0] - u[0] * t[2]),
+                 v[2] + q[0] * t[2] + (u[0] * t[1] - u[1] * t[0])};
+  memcpy(out, r, sizeof r);
+}
+
+static void quat_conj(const double q[4], double out[4]) {
+  out[0] = q[0];
+  out[1] = -q[1];
+  out[2] = -q[2];
+  out[3] = -q[3];
+}
+
+static void quat_from_angle_z(double angle, double q[4]) {
+  q[0] = cos(0.5 * angle);
+  q[1] = 0;
+  q[2] = 0;
+  q[3] = sin(0.5 * angle);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * HDF5 helpers */
+
+static void set_message(char *message, size_t size, const char *fmt, const char *a, const char *b) {
+  if (message && size > 0) snprintf(message, size, fmt, a, b);
+}
+
+static bool link_exists(hid_t loc, const char *path) {
+  /* H5Lexists needs every intermediate group to exist: check them one by one. */
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf; (p = strchr(p + 1, '/')) != NULL;) {
+    *p = '\0';
+    bool ok = H5Lexists(loc, buf, H5P_DEFAULT) > 0;
+    *p = '/';
+    if (!ok) return false;
+  }
+  return H5Lexists(loc, buf, H5P_DEFAULT) > 0;
+}
+
+/* Dimensions of a dataset (rank ≤ 3); −1 if it does not exist. */
+static int dataset_dims(hid_t file, const char *path, hsize_t dims[3]) {
+  dims[0] = dims[1] = dims[2] = 1;
+  if (!link_exists(file, path)) return -1;
+  hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
+  if (d < 0) return -1;
+  hid_t space = H5Dget_space(d);
+  int rank = H5Sget_simple_extent_ndims(space);
+  if (rank > 3 || rank < 0) rank = -1;
+  else H5Sget_simple_extent_dims(space, dims, NULL);
+  H5Sclose(space);
+  H5Dclose(d);
+  return rank;
+}
+
+/* Reads a whole numeric dataset with `expect` elements per row (rows × expect) into a new array;
+ * NULL if it is absent or has another shape. */
+static void *read_numeric(hid_t file, const char *path, hid_t mem_type, size_t elem, hsize_t rows,
+                          hsize_t expect) {
+  hsize_t dims[3];
+  int rank = dataset_dims(file, path, dims);
+  if (rank < 0) return NULL;
+  hsize_t total = 1;
+  for (int i = 0; i < rank; i++) total *= dims[i];
+  if (rank == 0) total = 1;
+  if (total != rows * expect || (rank > 0 && dims[0] != rows)) return NULL;
+  void *buf = calloc(total > 0 ? total : 1, elem);
+  if (!buf) return NULL;
+  if (total > 0) {
+    hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
+    herr_t r = d >= 0 ? H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : -1;
+    if (d >= 0) H5Dclose(d);
+    if (r < 0) {
+      free(buf);
+      return NULL;
+    }
+  }
+  return buf;
+}
+
+static double *read_doubles(hid_t file, const char *path, hsize_t rows, hsize_t per_row) {
+  return read_numeric(file, path, H5T_NATIVE_DOUBLE, sizeof(double), rows, per_row);
+}
+
+static int32_t *read_int32(hid_t file, const char *path, hsize_t rows) {
+  return read_numeric(file, path, H5T_NATIVE_INT32, sizeof(int32_t), rows, 1);
+}
+
+static int64_t *read_int64(hid_t file, const char *path, hsize_t rows) {
+  return read_numeric(file, path, H5T_NATIVE_INT64, sizeof(int64_t), rows, 1);
+}
+
+/* Fixed-length string table → rows strings of `width` bytes (NUL-terminated, truncated). */
+static bool read_strings(hid_t file, const char *path, hsize_t rows, char *out, size_t width) {
+  hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
+  if (d < 0) return false;
+  hid_t ftype = H5Dget_type(d);
+  bool ok = H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype);
+  size_t n = ok ? H5Tget_size(ftype) : 0;
+  char *tmp = ok ? calloc((size_t)(rows > 0 ? rows : 1), n + 1) : NULL;
+  if (ok && tmp && rows > 0) {
+    hid_t mtype = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mtype, n + 1);
+    H5Tset_strpad(mtype, H5T_STR_NULLTERM);
+    ok = H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, tmp) >= 0;
+    H5Tclose(mtype);
+    for (hsize_t i = 0; ok && i < rows; i++) snprintf(out + i * width, width, "%s", tmp + i * (n + 1));
+  } else if (!tmp) {
+    ok = false;
+  }
+  free(tmp);
+  H5Tclose(ftype);
+  H5Dclose(d);
+  return ok;
+}
+
+static bool read_attr_string(hid_t obj, const char *name, char *buf, size_t size) {
+  buf[0] = '\0';
+  if (H5Aexists(obj, name) <= 0) return false;
+  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  if (attr < 0) return false;
+  hid_t ftype = H5Aget_type(attr);
+  bool ok = false;
+  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype)) {
+    size_t n = H5Tget_size(ftype);
+    char *tmp = calloc(n + 1, 1);
+    hid_t mtype = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mtype, n + 1);
+    if (tmp && H5Aread(attr, mtype, tmp) >= 0) {
+      snprintf(buf, size, "%s", tmp);
+      ok = true;
+    }
+    H5Tclose(mtype);
+    free(tmp);
+  }
+  H5Tclose(ftype);
+  H5Aclose(attr);
+  return ok;
+}
+
+static bool read_attr_number(hid_t obj, const char *name, hid_t mem_type, void *v) {
+  if (H5Aexists(obj, name) <= 0) return false;
+  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
+  bool ok = attr >= 0 && H5Aread(attr, mem_type, v) >= 0;
+  if (attr >= 0) H5Aclose(attr);
+  return ok;
+}
+
+static char *read_scene_json(hid_t file) {
+  if (!link_exists(file, "scene")) return NULL;
+  hid_t d = H5Dopen2(file, "scene", H5P_DEFAULT);
+  if (d < 0) return NULL;
+  hid_t ftype = H5Dget_type(d);
+  char *text = NULL;
+  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype)) {
+    size_t n = H5Tget_size(ftype);
+    text = calloc(n + 1, 1);
+    hid_t mtype = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mtype, n + 1);
+    if (text && H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) < 0) {
+      free(text);
+      text = NULL;
+    }
+    H5Tclose(mtype);
+  }
+  H5Tclose(ftype);
+  H5Dclose(d);
+  return text;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Joints and springs from the scene JSON */
+
+static bool json_vector(const cJSON *v, int n, double out[3]) {
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != n) return false;
+  for (int i = 0; i < n; i++) {
+    const cJSON *e = cJSON_GetArrayItem(v, i);
+    if (!cJSON_IsNumber(e)) return false;
+    out[i] = e->valuedouble;
+  }
+  return true;
+}
+
+/* A scene orientation: [w, x, y, z] or {"axis": [...], "angle": a}. */
+static void json_orientation(const cJSON *v, double q[4]) {
+  q[0] = 1;
+  q[1] = q[2] = q[3] = 0;
+  if (cJSON_IsArray(v) && cJSON_GetArraySize(v) == 4) {
+    double n = 0;
+    for (int i = 0; i < 4; i++) {
+      const cJSON *e = cJSON_GetArrayItem(v, i);
+      q[i] = cJSON_IsNumber(e) ? e->valuedouble : 0;
+      n += q[i] * q[i];
+    }
+    n = sqrt(n);
+    if (n > 0) {
+      for (int i = 0; i < 4; i++) q[i] /= n;
+    } else {
+      q[0] = 1;
+    }
+  } else if (cJSON_IsObject(v)) {
+    double axis[3] = {0, 0, 1};
+    json_vector(cJSON_GetObjectItemCaseSensitive(v, "axis"), 3, axis);
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(v, "angle");
+    double angle = cJSON_IsNumber(a) ? a->valuedouble : 0;
+    double n = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    if (n > 0) {
+      q[0] = cos(0.5 * angle);
+      for (int i = 0; i < 3; i++) q[i + 1] = sin(0.5 * angle) * axis[i] / n;
+    }
+  }
+}
+
+static int json_body_ref(const cJSON *v, const clt_viz_run_t *run, bool *ok) {
+  if (cJSON_IsNumber(v)) {
+    int i = (int)v->valuedouble;
+    if (i >= 0 && i < run->body_count) return i;
+  } else if (cJSON_IsString(v)) {
+    if (strcmp(v->valuestring, "world") == 0) return -1;
+    for (int i = 0; i < run->body_count; i++) {
+      if (strcmp(run->body_name[i], v->valuestring) == 0) return i;
+    }
+  } else if (!v) {
+    return -1; /* body_b defaults to the world */
+  }
+  *ok = false;
+  return -1;
+}
+
+/* The scene frame of a body differs from its principal frame when the library moved it to the
+ * centre of mass (world.h). With the body's first shape known in both frames (scene: from the
+ * JSON; principal: from /shapes), scene = principal ∘ stored ∘ scene_shape⁻¹. Computes that
+ * transform (position, rotation) in the principal frame; identity for bodies without shapes. */
+static void scene_frame_offset(const clt_viz_run_t *run, const cJSON *body_json, int body, double p[3],
+                               double q[4]) {
+  p[0] = p[1] = p[2] = 0;
+  q[0] = 1;
+  q[1] = q[2] = q[3] = 0;
+  if (run->body_shape_count[body] < 1) return;
+  const cJSON *shape = cJSON_GetObjectItemCaseSensitive(body_json, "shape");
+  if (!shape) shape = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(body_json, "shapes"), 0);
+  if (!cJSON_IsObject(shape)) return;
+  const clt_viz_shape_t *s = &run->shapes[run->body_first_shape[body]];
+  double ps[3] = {0, 0, 0}, qs[4];
+  json_vector(cJSON_GetObjectItemCaseSensitive(shape, "position"), run->dimension, ps);
+  double ql[4];
+  if (run->dimension == 2) {
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(shape, "angle");
+    quat_from_angle_z(cJSON_IsNumber(a) ? a->valuedouble : 0, qs);
+    quat_from_angle_z(s->angle, ql);
+  } else {
+    json_orientation(cJSON_GetObjectItemCaseSensitive(shape, "orientation"), qs);
+    memcpy(ql, s->orientation, sizeof ql);
+  }
+  /* T = (pl, ql) ∘ (ps, qs)⁻¹ = (pl − R(ql qs⁻¹) ps, ql qs⁻¹) */
+  double qsi[4], r[3];
+  quat_conj(qs, qsi);
+  clt_viz_quat_mul(ql, qsi, q);
+  clt_viz_quat_rotate(q, ps, r);
+  for (int i = 0; i < 3; i++) p[i] = s->position[i] - r[i];
+}
+
+static void read_links(clt_viz_run_t *run, const char *json_text) {
+  cJSON *root = json_text ? cJSON_Parse(json_text) : NULL;
+  if (!root) return;
+  const cJSON *g = cJSON_GetObjectItemCaseSensitive(root, "gravity");
+  json_vector(g, run->dimension, run->gravity);
+  const cJSON *bodies = cJSON_GetObjectItemCaseSensitive(root, "bodies");
+  const cJSON *joints = cJSON_GetObjectItemCaseSensitive(root, "joints");
+  const cJSON *forces = cJSON_GetObjectItemCaseSensitive(root, "forces");
+  int n = cJSON_GetArraySize(joints) + cJSON_GetArraySize(forces);
+  run->links = calloc((size_t)(n > 0 ? n : 1), sizeof *run->links);
+  if (!run->links) {
+    cJSON_Delete(root);
+    return;
+  }
+  static const struct {
+    const char *name;
+    clt_viz_link_kind_t kind;
+  } kinds[] = {{"revolute", CLT_VIZ_LINK_REVOLUTE}, {"spherical", CLT_VIZ_LINK_SPHERICAL},
+               {"prismatic", CLT_VIZ_LINK_PRISMATIC}, {"fixed", CLT_VIZ_LINK_FIXED},
+               {"distance", CLT_VIZ_LINK_DISTANCE},   {"spring-damper", CLT_VIZ_LINK_SPRING}};
+  for (int pass = 0; pass < 2; pass++) {
+    const cJSON *list = pass == 0 ? joints : forces, *item;
+    cJSON_ArrayForEach(item, list) {
+      const cJSON *type = cJSON_GetObjectItemCaseSensitive(item, "type");
+      if (!cJSON_IsString(type)) continue;
+      int k = -1;
+      for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (strcmp(kinds[i].name, type->valuestring) == 0) k = (int)i;
+      }
+      if (k < 0) continue; /* applied forces are not drawn */
+      clt_viz_link_t link = {.kind = kinds[k].kind};
+      bool ok = true;
+      link.body_a = json_body_ref(cJSON_GetObjectItemCaseSensitive(item, "body_a"), run, &ok);
+      link.body_b = json_body_ref(cJSON_GetObjectItemCaseSensitive(item, "body_b"), run, &ok);
+      if (!ok || link.body_a < 0) continue;
+      json_vector(cJSON_GetObjectItemCaseSensitive(item, "anchor_a"), run->dimension, link.anchor_a);
+      json_vector(cJSON_GetObjectItemCaseSensitive(item, "anchor_b"), run->dimension, link.anchor_b);
+      /* Scene-frame anchors → principal frame. */
+      for (int side = 0; side < 2; side++) {
+        int b = side == 0 ? link.body_a : link.body_b;
+        double *anchor = side == 0 ? link.anchor_a : link.anchor_b;
+        if (b < 0) continue;
+        double p[3], q[4], r[3];
+        scene_frame_offset(run, cJSON_GetArrayItem(bodies, b), b, p, q);
+        clt_viz_quat_rotate(q, anchor, r);
+        for (int i = 0; i < 3; i++) anchor[i] = p[i] + r[i];
+      }
+      run->links[run->link_count++] = link;
+    }
+  }
+  cJSON_Delete(root);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The run */
+
+static void close_cache(struct clt_viz_frame_cache_t *c);
+
+void clt_viz_run_free(clt_viz_run_t *run) {
+  if (!run) return;
+  free(run->body_name);
+  free(run->body_type);
+  free(run->body_first_shape);
+  free(run->body_shape_count);
+  free(run->shapes);
+  free(run->vertices);
+  free(run->frame_step);
+  free(run->frame_time);
+  close_cache(run->cache);
+  free(run->links);
+  for (int i = 0; i < run->diagnostics_count; i++) free(run->diagnostics[i]);
+  free(run->diagnostics);
+  free(run->diagnostics_name);
+  clt_viz_contacts_t *c = &run->contacts;
+  free(c->first);
+  free(c->count);
+  free(c->body_a);
+  free(c->body_b);
+  free(c->point);
+  free(c->normal);
+  free(c->force);
+  free(c->normal_force);
+  free(c->distance);
+  free(run);
+}
+
+static bool read_shapes(hid_t file, clt_viz_run_t *run) {
+  hsize_t dims[3];
+  int rank = dataset_dims(file, "shapes/body", dims);
+  if (rank != 1) return false;
+  hsize_t k = dims[0];
+  run->shape_count = (int)k;
+  run->shapes = calloc(k > 0 ? k : 1, sizeof *run->shapes);
+  char(*types)[32] = calloc(k > 0 ? k : 1, sizeof *types);
+  int32_t *body = read_int32(file, "shapes/body", k);
+  int32_t *vcount = read_int32(file, "shapes/vertex_count", k);
+  int32_t *vfirst = read_int32(file, "shapes/first_vertex", k);
+  struct {
+    const char *name;
+    int width;
+    size_t offset;
+  } fields[] = {
+      {"shapes/position", 3, offsetof(clt_viz_shape_t, position)},
+      {"shapes/orientation", 4, offsetof(clt_viz_shape_t, orientation)},
+      {"shapes/angle", 1, offsetof(clt_viz_shape_t, angle)},
+      {"shapes/radius", 1, offsetof(clt_viz_shape_t, radius)},
+      {"shapes/length", 1, offsetof(clt_viz_shape_t, length)},
+      {"shapes/half_extents", 3, offsetof(clt_viz_shape_t, half_extents)},
+      {"shapes/semi_axes", 3, offsetof(clt_viz_shape_t, semi_axes)},
+      {"shapes/major_radius", 1, offsetof(clt_viz_shape_t, major_radius)},
+      {"shapes/minor_radius", 1, offsetof(clt_viz_shape_t, minor_radius)},
+      {"shapes/point", 3, offsetof(clt_viz_shape_t, point)},
+      {"shapes/normal", 3, offsetof(clt_viz_shape_t, normal)},
+      {"shapes/a", 3, offsetof(clt_viz_shape_t, a)},
+      {"shapes/b", 3, offsetof(clt_viz_shape_t, b)},
+  };
+  bool ok = run->shapes && types && body && read_strings(file, "shapes/type", k, &types[0][0], 32);
+  for (hsize_t i = 0; ok && i < k; i++) {
+    clt_viz_shape_t *s = &run->shapes[i];
+    s->body = body[i];
+    s->type = clt_shape_type_from_name(types[i]);
+    s->orientation[0] = 1;
+    s->vertex_count = vcount ? vcount[i] : 0;
+    s->first_vertex = vfirst ? vfirst[i] : 0;
+    if (s->type == CLT_SHAPE_TYPE_COUNT || s->body < 0 || s->body >= run->body_count) ok = false;
+  }
+  for (size_t f = 0; ok && f < sizeof fields / sizeof fields[0]; f++) {
+    double *col = read_doubles(file, fields[f].name, k, (hsize_t)fields[f].width);
+    if (!col) continue; /* an absent optional column keeps the defaults */
+    for (hsize_t i = 0; i < k; i++) {
+      memcpy((char *)&run->shapes[i] + fields[f].offset, col + i * (hsize_t)fields[f].width,
+             sizeof(double) * (size_t)fields[f].width);
+    }
+    free(col);
+  }
+  if (ok && dataset_dims(file, "shapes/vertices", dims) == 2 && dims[1] == 2) {
+    run->vertex_total = (int)dims[0];
+    run->vertices = read_doubles(file, "shapes/vertices", dims[0], 2);
+    if (!run->vertices) ok = false;
+  }
+  for (hsize_t i = 0; ok && i < k; i++) {
+    const clt_viz_shape_t *s = &run->shapes[i];
+    if (s->type == CLT_SHAPE_POLYGON &&
+        (s->vertex_count < 3 || s->first_vertex < 0 || s->first_vertex + s->vertex_count > run->vertex_total)) {
+      ok = false;
+    }
+  }
+  free(types);
+  free(body);
+  free(vcount);
+  free(vfirst);
+  return ok;
+}
+
+/* The open trajectory datasets and one frame's buffers. */
+struct clt_viz_frame_cache_t {
+  hid_t file;
+  hid_t position, orientation, velocity, angular_velocity; /* −1 if absent; orientation = angle in 2D */
+  clt_viz_frame_t view;
+  double *position_buf, *orientation_buf, *angle_buf, *velocity_buf, *angular_velocity_buf, *scratch;
+};
+
+/* Reads row `row` of a dataset (rows × inner...) into out (all inner elements). */
+static bool read_row(hid_t dset, int64_t row, double *out) {
+  hid_t space = H5Dget_space(dset);
+  int rank = H5Sget_simple_extent_ndims(space);
+  hsize_t dims[3] = {1, 1, 1}, start[3] = {(hsize_t)row, 0, 0}, count[3] = {1, 1, 1};
+  bool ok = rank >= 1 && rank <= 3;
+  if (ok) {
+    H5Sget_simple_extent_dims(space, dims, NULL);
+    for (int i = 1; i < rank; i++) count[i] = dims[i];
+    ok = (hsize_t)row < dims[0] && H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0;
+  }
+  if (ok) {
+    hsize_t total = count[0] * count[1] * count[2];
+    hid_t mem = H5Screate_simple(1, &total, NULL);
+    ok = H5Dread(dset, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, out) >= 0;
+    H5Sclose(mem);
+  }
+  H5Sclose(space);
+  return ok;
+}
+
+static void close_cache(struct clt_viz_frame_cache_t *c) {
+  if (!c) return;
+  hid_t sets[4] = {c->position, c->orientation, c->velocity, c->angular_velocity};
+  for (int i = 0; i < 4; i++) {
+    if (sets[i] >= 0) H5Dclose(sets[i]);
+  }
+  if (c->file >= 0) H5Fclose(c->file);
+  free(c->position_buf);
+  free(c->orientation_buf);
+  free(c->angle_buf);
+  free(c->velocity_buf);
+  free(c->angular_velocity_buf);
+  free(c->scratch);
+  free(c);
+}
+
+/* Checks the trajectory's shapes and opens its datasets for clt_viz_run_frame (takes over file). */
+static bool open_trajectory(hid_t file, clt_viz_run_t *run) {
+  struct clt_viz_frame_cache_t *c = calloc(1, sizeof *c);
+  if (!c) return false;
+  c->file = file;
+  c->position = c->orientation = c->velocity = c->angular_velocity = -1;
+  c->view.frame = -1;
+  run->cache = c;
+  hsize_t dims[3];
+  if (dataset_dims(file, "trajectory/time", dims) != 1) return true; /* no trajectory: allowed */
+  hsize_t t = dims[0], n = (hsize_t)run->body_count;
+  run->frame_count = (int64_t)t;
+  run->frame_time = read_doubles(file, "trajectory/time", t, 1);
+  run->frame_step = read_int64(file, "trajectory/step", t);
+  if (!run->frame_time || !run->frame_step) return false;
+  const char *ori = run->dimension == 2 ? "trajectory/angle" : "trajectory/orientation";
+  hsize_t ori_width = run->dimension == 2 ? 1 : 4, w_width = run->dimension == 2 ? 1 : 3;
+  struct {
+    const char *path;
+    hsize_t width;
+    bool required;
+    hid_t *dset;
+  } sets[] = {{"trajectory/position", 3, true, &c->position},
+              {ori, ori_width, true, &c->orientation},
+              {"trajectory/velocity", 3, false, &c->velocity},
+              {"trajectory/angular_velocity", w_width, false, &c->angular_velocity}};
+  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+    int rank = dataset_dims(file, sets[i].path, dims);
+    if (rank < 0) {
+      if (sets[i].required) return false;
+      continue;
+    }
+    hsize_t per_row = (rank >= 2 ? dims[1] : 1) * (rank >= 3 ? dims[2] : 1);
+    if (dims[0] != t || per_row != n * sets[i].width) return false;
+    *sets[i].dset = H5Dopen2(file, sets[i].path, H5P_DEFAULT);
+    if (*sets[i].dset < 0) return false;
+  }
+  size_t rows = n > 0 ? n : 1;
+  c->position_buf = calloc(rows * 3, sizeof(double));
+  c->orientation_buf = calloc(rows * 4, sizeof(double));
+  c->angle_buf = run->dimension == 2 ? calloc(rows, sizeof(double)) : NULL;
+  c->velocity_buf = c->velocity >= 0 ? calloc(rows * 3, sizeof(double)) : NULL;
+  c->angular_velocity_buf = c->angular_velocity >= 0 ? calloc(rows * 3, sizeof(double)) : NULL;
+  c->scratch = calloc(rows, sizeof(double));
+  run->has_velocity = c->velocity >= 0;
+  run->has_angular_velocity = c->angular_velocity >= 0;
+  return c->position_buf && c->orientation_buf && c->scratch && (run->dimension == 3 || c->angle_buf) &&
+         (c->velocity < 0 || c->velocity_buf) && (c->angular_velocity < 0 || c->angular_velocity_buf);
+}
+
+const clt_viz_frame_t *clt_viz_run_frame(const clt_viz_run_t *run, int64_t frame) {
+  struct clt_viz_frame_cache_t *c = run->cache;
+  if (!c || frame < 0 || frame >= run->frame_count) return NULL;
+  if (c->view.frame == frame) return &c->view;
+  H5E_auto2_t old_func;
+  void *old_data;
+  H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  size_t n = (size_t)run->body_count;
+  bool ok = read_row(c->position, frame, c->position_buf);
+  if (ok && run->dimension == 2) {
+    ok = read_row(c->orientation, frame, c->angle_buf);
+    for (size_t i = 0; ok && i < n; i++) quat_from_angle_z(c->angle_buf[i], c->orientation_buf + 4 * i);
+  } else if (ok) {
+    ok = read_row(c->orientation, frame, c->orientation_buf);
+  }
+  if (ok && c->velocity >= 0) ok = read_row(c->velocity, frame, c->velocity_buf);
+  if (ok && c->angular_velocity >= 0) {
+    if (run->dimension == 2) {
+      ok = read_row(c->angular_velocity, frame, c->scratch);
+      for (size_t i = 0; ok && i < n; i++) {
+        c->angular_velocity_buf[3 * i] = c->angular_velocity_buf[3 * i + 1] = 0;
+        c->angular_velocity_buf[3 * i + 2] = c->scratch[i];
+      }
+    } else {
+      ok = read_row(c->angular_velocity, frame, c->angular_velocity_buf);
+    }
+  }
+  H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+  if (!ok) {
+    c->view.frame = -1;
+    return NULL;
+  }
+  c->view.frame = frame;
+  c->view.position = c->position_buf;
+  c->view.orientation = c->orientation_buf;
+  c->view.angle = c->angle_buf;
+  c->view.velocity = c->velocity_buf;
+  c->view.angular_velocity = c->angular_velocity_buf;
+  return &c->view;
+}
+
+#if H5_VERSION_GE(1, 12, 0)
+typedef H5L_info2_t link_info_t;
+#define LINK_ITERATE H5Literate2
+#else
+typedef H5L_info_t link_info_t;
+#define LINK_ITERATE H5Literate
+#endif
+
+static herr_t collect_name(hid_t group, const char *name, const link_info_t *info, void *data) {
+  (void)group;
+  (void)info;
+  clt_viz_run_t *run = data;
+  if (strlen(name) < sizeof run->diagnostics_name[0]) {
+    snprintf(run->diagnostics_name[run->diagnostics_count], sizeof run->diagnostics_name[0], "%s", name);
+    run->diagnostics_count++;
+  }
+  return 0;
+}
+
+static bool read_diagnostics(hid_t file, clt_viz_run_t *run) {
+  hsize_t dims[3];
+  if (dataset_dims(file, "diagnostics/t", dims) != 1) return true; /* absent: allowed */
+  run->diagnostics_rows = (int64_t)dims[0];
+  hid_t g = H5Gopen2(file, "diagnostics", H5P_DEFAULT);
+  if (g < 0) return false;
+  H5G_info_t info;
+  H5Gget_info(g, &info);
+  /* + 1: room for the derived "energy" column. */
+  run->diagnostics_name = calloc(info.nlinks + 1, sizeof *run->diagnostics_name);
+  run->diagnostics = calloc(info.nlinks + 1, sizeof *run->diagnostics);
+  bool ok = run->diagnostics_name && run->diagnostics;
+  /* Creation order is the CSV column order when the file tracks it; else alphabetical. */
+  if (ok && LINK_ITERATE(g, H5_INDEX_CRT_ORDER, H5_ITER_INC, NULL, collect_name, run) < 0) {
+    run->diagnostics_count = 0;
+    LINK_ITERATE(g, H5_INDEX_NAME, H5_ITER_INC, NULL, collect_name, run);
+  }
+  H5Gclose(g);
+  /* Columns that are not one number per row (none today) are left out rather than failing. */
+  int kept = 0;
+  for (int i = 0; ok && i < run->diagnostics_count; i++) {
+    char path[64];
+    snprintf(path, sizeof path, "diagnostics/%s", run->diagnostics_name[i]);
+    double *column = read_doubles(file, path, dims[0], 1);
+    if (!column) continue;
+    memmove(run->diagnostics_name[kept], run->diagnostics_name[i], sizeof run->diagnostics_name[0]);
+    run->diagnostics[kept++] = column;
+  }
+  if (ok) run->diagnostics_count = kept;
+  return ok && clt_viz_run_diagnostic(run, "t") != NULL;
+}
+
+static bool read_contacts(hid_t file, clt_viz_run_t *run) {
+  if (!link_exists(file, "contacts/first") || run->frame_count <= 0) return true;
+  clt_viz_contacts_t *c = &run->contacts;
+  hsize_t t = (hsize_t)run->frame_count;
+  c->first = read_int64(file, "contacts/first", t);
+  c->count = read_int64(file, "contacts/count", t);
+  hsize_t dims[3];
+  if (!c->first || !c->count || dataset_dims(file, "contacts/point", dims) != 2 || dims[1] != 3) return false;
+  hsize_t m = dims[0];
+  c->total = (int64_t)m;
+  for (hsize_t f = 0; f < t; f++) {
+    if (c->first[f] < 0 || c->count[f] < 0 || c->first[f] + c->count[f] > c->total) return false;
+  }
+  c->point = read_doubles(file, "contacts/point", m, 3);
+  c->body_a = read_int32(file, "contacts/body_a", m);
+  c->body_b = read_int32(file, "contacts/body_b", m);
+  if (!c->point) return false;
+  if (link_exists(file, "contacts/normal") && !(c->normal = read_doubles(file, "contacts/normal", m, 3)))
+    return false;
+  if (link_exists(file, "contacts/force") && !(c->force = read_doubles(file, "contacts/force", m, 3)))
+    return false;
+  if (link_exists(file, "contacts/normal_force") &&
+      !(c->normal_force = read_doubles(file, "contacts/normal_force", m, 1)))
+    return false;
+  if (link_exists(file, "contacts/distance") && !(c->distance = read_doubles(file, "contacts/distance", m, 1)))
+    return false;
+  run->has_contacts = true;
+  /* The largest per-body force sum of the run: the scale of --color-by-force. */
+  double *sum = calloc((size_t)run->body_count + 1, sizeof(double));
+  if (!sum) return false;
+  for (int64_t f = 0; f < run->frame_count; f++) {
+    memset(sum, 0, sizeof(double) * (size_t)run->body_count);
+    clt_viz_contact_body_forces(run, f, sum);
+    for (int b = 0; b < run->body_count; b++) {
+      if (run->body_type[b] == CLT_BODY_DYNAMIC && sum[b] > c->max_body_force) c->max_body_force = sum[b];
+    }
+  }
+  free(sum);
+  return true;
+}
+
+void clt_viz_contact_body_forces(const clt_viz_run_t *run, int64_t frame, double *sum) {
+  const clt_viz_contacts_t *c = &run->contacts;
+  if (!run->has_contacts || frame < 0 || frame >= run->frame_count) return;
+  for (int64_t i = c->first[frame]; i < c->first[frame] + c->count[frame]; i++) {
+    double m = 0;
+    if (c->force) m = sqrt(c->force[3 * i] * c->force[3 * i] + c->force[3 * i + 1] * c->force[3 * i + 1] +
+                           c->force[3 * i + 2] * c->force[3 * i + 2]);
+    else if (c->normal_force) m = fabs(c->normal_force[i]);
+    int ids[2] = {c->body_a ? c->body_a[i] : -1, c->body_b ? c->body_b[i] : -1};
+    for (int k = 0; k < 2; k++) {
+      if (ids[k] >= 0 && ids[k] < run->body_count && (k == 0 || ids[1] != ids[0])) sum[ids[k]] += m;
+    }
+  }
+}
+
+clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *message, size_t message_size) {
+  *out = NULL;
+  /* HDF5 prints its error stack by default; a library must not print. */
+  H5E_auto2_t old_func;
+  void *old_data;
+  H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
+  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  clt_status_t status = CLT_OK;
+  hid_t file = -1;
+  clt_viz_run_t *run = calloc(1, sizeof *run);
+  char *json = NULL;
+  if (!run) {
+    status = CLT_ERR_OUT_OF_MEMORY;
+    set_message(message, message_size, "%s: out of memory%s", path, "");
+    goto done;
+  }
+  snprintf(run->path, sizeof run->path, "%s", path);
+  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) {
+    FILE *f = fopen(path, "rb");
+    status = f ? CLT_ERR_FORMAT : CLT_ERR_IO;
+    if (f) fclose(f);
+    set_message(message, message_size, "%s: %s", path, f ? "not an HDF5 file" : "cannot open");
+    goto done;
+  }
+  char format[64];
+  int64_t dimension = 0;
+  if (!read_attr_string(file, "format", format, sizeof format) || strcmp(format, "clatter-run") != 0 ||
+      !read_attr_number(file, "dimension", H5T_NATIVE_INT64, &dimension) || (dimension != 2 && dimension != 3)) {
+    status = CLT_ERR_FORMAT;
+    set_message(message, message_size, "%s: %s", path, "not a clatter run file (format attribute)");
+    goto done;
+  }
+  run->dimension = (int)dimension;
+  run->gravity[run->dimension - 1] = -9.81;
+  read_attr_string(file, "scene_name", run->scene_name, sizeof run->scene_name);
+  read_attr_number(file, "time_step", H5T_NATIVE_DOUBLE, &run->time_step);
+
+  hsize_t dims[3];
+  if (dataset_dims(file, "bodies/name", dims) != 1) {
+    status = CLT_ERR_FORMAT;
+    set_message(message, message_size, "%s: %s", path, "missing /bodies");
+    goto done;
+  }
+  hsize_t n = dims[0];
+  run->body_count = (int)n;
+  run->body_name = calloc(n + 1, sizeof *run->body_name);
+  run->body_type = calloc(n + 1, sizeof *run->body_type);
+  char(*types)[16] = calloc(n + 1, sizeof *types);
+  int32_t *first = read_int32(file, "bodies/first_shape", n);
+  int32_t *count = read_int32(file, "bodies/shape_count", n);
+  run->body_first_shape = calloc(n + 1, sizeof(int));
+  run->body_shape_count = calloc(n + 1, sizeof(int));
+  bool ok = run->body_name && run->body_type && types && first && count && run->body_first_shape &&
+            run->body_shape_count && read_strings(file, "bodies/name", n, &run->body_name[0][0], 64) &&
+            read_strings(file, "bodies/type", n, &types[0][0], 16);
+  for (hsize_t i = 0; ok && i < n; i++) {
+    run->body_type[i] = strcmp(types[i], "static") == 0      ? CLT_BODY_STATIC
+                        : strcmp(types[i], "kinematic") == 0 ? CLT_BODY_KINEMATIC
+                                                             : CLT_BODY_DYNAMIC;
+    run->body_first_shape[i] = first[i];
+    run->body_shape_count[i] = count[i];
+  }
+  free(types);
+  free(first);
+  free(count);
+  ok = ok && read_shapes(file, run);
+  for (int i = 0; ok && i < run->body_count; i++) {
+    if (run->body_shape_count[i] < 0 || run->body_first_shape[i] < 0 ||
+        run->body_first_shape[i] + run->body_shape_count[i] > run->shape_count)
+      ok = false;
+  }
+  if (!ok) {
+    status = CLT_ERR_FORMAT;
+    set_message(message, message_size, "%s: %s", path, "damaged /bodies or /shapes");
+    goto done;
+  }
+  /* From here the run owns the file (closed by clt_viz_run_free). */
+  bool opened = open_trajectory(file, run);
+  if (run->cache) file = -1;
+  if (!opened) {
+    status = CLT_ERR_FORMAT;
+    set_message(message, message_size, "%s: %s", path, "damaged /trajectory");
+    goto done;
+  }
+  hid_t owned = run->cache->file;
+  if (!read_diagnostics(owned, run)) {
+    status = CLT_ERR_FORMAT;
+    set_message(message, message_size, "%s: %s", path, "damaged /diagnostics");
+    goto done;
+  }
+  if (!read_contacts(owned, run)) {
+    status = CLT_ERR_FORMAT;
+    set_message(message, message_size, "%s: %s", path, "damaged /contacts (docs/output-format.md)");
+    goto done;
+  }
+  json = read_scene_json(owned);
+  read_links(run, json);
+
+done:
+  free(json);
+  if (file >= 0) H5Fclose(file);
+  H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+  if (status != CLT_OK) {
+    clt_viz_run_free(run);
+    return status;
+  }
+  *out = run;
+  return CLT_OK;
+}
+
+const double *clt_viz_run_diagnostic(clt_viz_run_t *run, const char *name) {
+  for (int i = 0; i < run->diagnostics_count; i++) {
+    if (strcmp(run->diagnostics_name[i], name) == 0) return run->diagnostics[i];
+  }
+  if (strcmp(name, "energy") == 0) {
+    const double *k = clt_viz_run_diagnostic(run, "kinetic_energy");
+    const double *p = clt_viz_run_diagnostic(run, "potential_energy");
+    if (!k || !p || !run->diagnostics) return NULL;
+    double *e = malloc(sizeof(double) * (size_t)(run->diagnostics_rows > 0 ? run->diagnostics_rows : 1));
+    if (!e) return NULL;
+    for (int64_t i = 0; i < run->diagnostics_rows; i++) e[i] = k[i] + p[i];
+    /* read_diagnostics left room for this one derived column. */
+    snprintf(run->diagnostics_name[run->diagnostics_count], sizeof run->diagnostics_name[0], "energy");
+    run->diagnostics[run->diagnostics_count++] = e;
+    return e;
+  }
+  return NULL;
+}
+
+void clt_viz_body_pose(const clt_viz_run_t *run, int64_t frame, int body, double position[3],
+                       double orientation[4]) {
+  const clt_viz_frame_t *f = clt_viz_run_frame(run, frame);
+  if (!f) {
+    position[0] = position[1] = position[2] = NAN;
+    orientation[0] = orientation[1] = orientation[2] = orientation[3] = NAN;
+    return;
+  }
+  memcpy(position, f->position + 3 * (size_t)body, 3 * sizeof(double));
+  memcpy(orientation, f->orientation + 4 * (size_t)body, 4 * sizeof(double));
+}
+
+void clt_viz_shape_pose(const clt_viz_run_t *run, int64_t frame, int shape, double position[3],
+                        double orientation[4]) {
+  const clt_viz_shape_t *s = &run->shapes[shape];
+  double p[3], q[4], ql[4], r[3];
+  clt_viz_body_pose(run, frame, s->body, p, q);
+  if (run->dimension == 2) quat_from_angle_z(s->angle, ql);
+  else memcpy(ql, s->orientation, sizeof ql);
+  clt_viz_quat_rotate(q, s->position, r);
+  for (int i = 0; i < 3; i++) position[i] = p[i] + r[i];
+  clt_viz_quat_mul(q, ql, orientation);
+}
+
+int64_t clt_viz_frame_at_time(const clt_viz_run_t *run, double t) {
+  int64_t best = 0;
+  for (int64_t f = 1; f < run->frame_count; f++) {
+    if (fabs(run->frame_time[f] - t) < fabs(run->frame_time[best] - t)) best = f;
+  }
+  return best;
+}
+
+static bool parse_index(const char *text, size_t len, int64_t frame_count, int64_t fallback, int64_t *out) {
+  if (len == 0) {
+    *out = fallback;
+    return true;
+  }
+  char buf[32];
+  if (len >= sizeof buf) return false;
+  memcpy(buf, text, len);
+  buf[len] = '\0';
+  char *end;
+  long long v = strtoll(buf, &end, 10);
+  if (*end != '\0') return false;
+  *out = v < 0 ? frame_count + v : v;
+  return true;
+}
+
+bool clt_viz_parse_frames(const char *spec, int64_t frame_count, int64_t *first, int64_t *last, int64_t *stride) {
+  const char *c1 = strchr(spec, ':');
+  if (!c1) return false;
+  const char *c2 = strchr(c1 + 1, ':');
+  const char *end = spec + strlen(spec);
+  if (!parse_index(spec, (size_t)(c1 - spec), frame_count, 0, first)) return false;
+  if (!parse_index(c1 + 1, (size_t)((c2 ? c2 : end) - (c1 + 1)), frame_count, frame_count - 1, last)) return false;
+  *stride = 1;
+  if (c2) {
+    int64_t s;
+    if (!parse_index(c2 + 1, (size_t)(end - (c2 + 1)), 0, 1, &s) || s < 1) return false;
+    *stride = s;
+  }
+  if (*last > frame_count - 1) *last = frame_count - 1;
+  return *first >= 0 && *first <= *last;
+}
