@@ -37,6 +37,7 @@ clt_status_t clt_collide_all(clt_contact_set_t *set, const clt_shape_instance_t 
   set->count = 0;
   set->candidate_pairs = 0;
   set->unsupported_a = set->unsupported_b = -1;
+  set->failed_a = set->failed_b = -1;
   if (count < 0 || (dimension != 2 && dimension != 3)) return CLT_ERR_INVALID_ARGUMENT;
   void *proxies = set->proxies;
   if (!grow(&proxies, &set->proxy_capacity, count, sizeof(clt_broadphase_proxy_t))) return CLT_ERR_OUT_OF_MEMORY;
@@ -58,11 +59,17 @@ clt_status_t clt_collide_all(clt_contact_set_t *set, const clt_shape_instance_t 
     int a = set->broadphase.pairs[k].a, b = set->broadphase.pairs[k].b;
     int n = clt_collide(shapes[a].shape, &shapes[a].pose, shapes[b].shape, &shapes[b].pose, max_distance, points,
                         CLT_MAX_PAIR_CONTACTS);
-    if (n < 0) {
+    if (n == CLT_COLLIDE_UNSUPPORTED) {
       set->count = 0;
       set->unsupported_a = a;
       set->unsupported_b = b;
       return CLT_ERR_UNSUPPORTED;
+    }
+    if (n < 0) { /* CLT_COLLIDE_FAILED */
+      set->count = 0;
+      set->failed_a = a;
+      set->failed_b = b;
+      return CLT_ERR_NUMERICAL;
     }
     if (n == 0) continue;
     void *contacts = set->contacts;

@@ -33,6 +33,7 @@ typedef struct clt_contact_set_t {
   clt_broadphase_t broadphase;
   int candidate_pairs;           /* broad-phase pairs of the last call */
   int unsupported_a, unsupported_b; /* the pair that made the last call fail with UNSUPPORTED */
+  int failed_a, failed_b;           /* the pair that made the last call fail with NUMERICAL */
 } clt_contact_set_t;
 
 void clt_contact_set_init(clt_contact_set_t *set);
@@ -42,8 +43,10 @@ void clt_contact_set_destroy(clt_contact_set_t *set);
  * The broad phase inflates the bounds by max(max_distance, 0), so no pair within range is missed.
  * Returns CLT_OK; CLT_ERR_OUT_OF_MEMORY; CLT_ERR_UNSUPPORTED when a candidate pair of shape types
  * has no narrow phase (set->unsupported_a/b name it; worlds should reject such shapes up front with
- * clt_collide_supported); CLT_ERR_INVALID_ARGUMENT for a bad dimension or count. On error
- * set->count is 0. */
+ * clt_collide_supported); CLT_ERR_NUMERICAL when a candidate pair's narrow phase failed
+ * (CLT_COLLIDE_FAILED: an ellipsoid or ring iteration that did not converge, or bad shape data;
+ * set->failed_a/b name it) — a missing contact is never passed off as "apart";
+ * CLT_ERR_INVALID_ARGUMENT for a bad dimension or count. On error set->count is 0. */
 clt_status_t clt_collide_all(clt_contact_set_t *set, const clt_shape_instance_t *shapes, int count, int dimension,
                              double max_distance);
 

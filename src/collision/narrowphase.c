@@ -1,6 +1,7 @@
 /* The narrow-phase pair table and dispatcher (SPEC.md §5): places both shapes in the world frame,
  * picks the routine for the pair of types (swapping A and B when the table lists the pair the
- * other way round), and keeps the deepest `capacity` points. */
+ * other way round), and keeps the deepest `capacity` points; a routine's failure is passed on as
+ * CLT_COLLIDE_FAILED. */
 #include "collision/narrowphase.h"
 
 #include <math.h>
@@ -8,6 +9,7 @@
 
 #include "collision/collision_math.h"
 #include "collision/narrowphase_pairs.h"
+#include "collision/smooth.h"
 
 typedef struct pair_entry_t {
   clt_shape_type_t a, b;
@@ -42,12 +44,15 @@ static const pair_entry_t pair_table[] = {
     {CLT_SHAPE_SPHERE, CLT_SHAPE_BOX, clt_collide_sphere_box},
     {CLT_SHAPE_CAPSULE, CLT_SHAPE_BOX, clt_collide_capsule_box},
     {CLT_SHAPE_BOX, CLT_SHAPE_BOX, clt_collide_box_box},
-    {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_ELLIPSOID, clt_collide_ellipsoid_convex},
-    {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_SPHERE, clt_collide_ellipsoid_convex},
-    {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_HALFSPACE, clt_collide_ellipsoid_halfspace},
-    {CLT_SHAPE_TORUS, CLT_SHAPE_TORUS, clt_collide_torus_torus},
-    {CLT_SHAPE_TORUS, CLT_SHAPE_SPHERE, clt_collide_torus_sphere},
-    {CLT_SHAPE_TORUS, CLT_SHAPE_HALFSPACE, clt_collide_torus_halfspace},
+    /* smooth.h: these may return CLT_COLLIDE_FAILED */
+    {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_ELLIPSOID, clt_smooth_ellipsoid_ellipsoid},
+    {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_SPHERE, clt_smooth_ellipsoid_sphere},
+    {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_CAPSULE, clt_smooth_ellipsoid_capsule},
+    {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_HALFSPACE, clt_smooth_ellipsoid_halfspace},
+    {CLT_SHAPE_TORUS, CLT_SHAPE_TORUS, clt_smooth_torus_torus},
+    {CLT_SHAPE_TORUS, CLT_SHAPE_SPHERE, clt_smooth_torus_sphere},
+    {CLT_SHAPE_TORUS, CLT_SHAPE_CAPSULE, clt_smooth_torus_capsule},
+    {CLT_SHAPE_TORUS, CLT_SHAPE_HALFSPACE, clt_smooth_torus_halfspace},
     {CLT_SHAPE_HALFSPACE, CLT_SHAPE_HALFSPACE, NULL},
 };
 
@@ -139,7 +144,7 @@ int clt_collide(const clt_shape_def_t *a, const clt_collide_pose_t *pose_a, cons
                 int capacity) {
   bool swapped;
   const pair_entry_t *entry = find_pair(a->type, b->type, &swapped);
-  if (!entry) return -1;
+  if (!entry) return CLT_COLLIDE_UNSUPPORTED;
   if (!entry->fn || capacity <= 0) return 0;
   int dim = shape_dimension(a->type);
   clt_placed_shape_t pa, pb;
@@ -148,6 +153,8 @@ int clt_collide(const clt_shape_def_t *a, const clt_collide_pose_t *pose_a, cons
 
   clt_contact_point_t buffer[CLT_MAX_PAIR_CONTACTS];
   int count = swapped ? entry->fn(&pb, &pa, max_distance, buffer) : entry->fn(&pa, &pb, max_distance, buffer);
+  /* A failed iterative pair (smooth.h) writes nothing usable: pass the failure on, never a count. */
+  if (count < 0) return CLT_COLLIDE_FAILED;
   if (swapped)
     for (int i = 0; i < count; i++) swap_point(&buffer[i]);
 

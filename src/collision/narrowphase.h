@@ -11,7 +11,9 @@
  *  - smooth convex pairs (disk, ellipse, sphere, capsule, ellipsoid with their own kind and each
  *    other within a dimension, ellipse with a polygon or segment, disk with a polygon or segment,
  *    sphere with a box): one shared-normal point (002 §2.1.6): outward normals anti-parallel and
- *    parallel to p_B − p_A; Φ is the exact signed distance (penetration depth when overlapping);
+ *    parallel to p_B − p_A; Φ is the exact signed distance (penetration depth when overlapping).
+ *    Ellipsoid pairs (smooth_ellipsoid.c) are iterative and report failure: no point is ever made
+ *    from an unconverged iteration (clt_collide then returns CLT_COLLIDE_FAILED);
  *  - polygon / segment pairs (2D): vertex–feature points so each Φ is differentiable (004 §1.1):
  *    one per core vertex of each shape against the closest feature (edge or vertex) of the other,
  *    within range; apart, the smallest Φ is the distance; overlapping, each Φ is its vertex's
@@ -20,13 +22,15 @@
  *  - plane pairs: one point per vertex / end cap / support point within range (box: the 4
  *    deepest corners);
  *  - capsule–box: each end cap, plus the axis point closest to the box when nearer than both;
- *  - torus (ring) with a torus or a sphere: one point at the closest centreline points (002 §5.5;
- *    Φ = core distance − radii, exact also for linked rings); with a half-space: up to 4
- *    centreline points (the lowest and quarter turns from it);
+ *  - torus (ring) with a torus, a sphere or a capsule: one point at the closest points of the
+ *    centre circle and the other's core (002 §5.5; Φ = core distance − radii, exact also for
+ *    linked rings; smooth_torus.c, may fail like the ellipsoid pairs); with a half-space: up to 4
+ *    points, the lowest centreline point and the quarter turns from it, each within range (a ring
+ *    lying flat rests on a square of points around its centre instead of rocking on one);
  *  - box–box: a face contact manifold of up to 4 points (or one edge–edge point), each with its
  *    own Φ measured along the shared reference-face normal;
- *  - not implemented yet (clt_collide returns −1): torus with a box, capsule or ellipsoid,
- *    ellipsoid with a box or a capsule, and 2D with 3D shapes.
+ *  - not implemented yet (clt_collide returns CLT_COLLIDE_UNSUPPORTED): torus with a box or an
+ *    ellipsoid, ellipsoid with a box, and 2D with 3D shapes.
  * Half-planes / half-spaces: the solid lies opposite to their (outward) normal through point. */
 #ifndef CLATTER_COLLISION_NARROWPHASE_H
 #define CLATTER_COLLISION_NARROWPHASE_H
@@ -59,12 +63,19 @@ typedef struct clt_contact_point_t {
   int feature;
 } clt_contact_point_t;
 
+/* Negative returns of clt_collide (nothing is written to out then). */
+#define CLT_COLLIDE_UNSUPPORTED (-1) /* the pair of shape types is not in the table */
+#define CLT_COLLIDE_FAILED (-2)      /* an iterative pair did not converge, or bad shape data / pose */
+
 /* Contact points of shape a (on a body at pose_a) against shape b (at pose_b) whose Φ ≤
  * max_distance (the active-set ε̂ of SPEC.md §1; the infeasibility report passes a large value).
  * Writes at most capacity points to out, keeping the deepest ones when there are more (ties by
- * generation order), and returns how many it wrote. Returns −1 when the pair of shape types is not
- * in the table (e.g. a 2D shape against a 3D one, or shapes whose narrow phase is not implemented;
- * clt_collide_supported tells in advance). The output is a deterministic function of the inputs. */
+ * generation order), and returns how many it wrote (≥ 0). Returns CLT_COLLIDE_UNSUPPORTED (−1)
+ * when the pair of shape types is not in the table (e.g. a 2D shape against a 3D one, or shapes
+ * whose narrow phase is not implemented; clt_collide_supported tells in advance), and
+ * CLT_COLLIDE_FAILED (−2) when the pair's routine found no trustworthy answer (the ellipsoid and
+ * ring iterations did not converge, or a non-finite pose / non-positive size): the caller must not
+ * take that as "no contact" silently. The output is a deterministic function of the inputs. */
 int clt_collide(const clt_shape_def_t *a, const clt_collide_pose_t *pose_a, const clt_shape_def_t *b,
                 const clt_collide_pose_t *pose_b, double max_distance, clt_contact_point_t *out,
                 int capacity);

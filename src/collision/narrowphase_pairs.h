@@ -1,6 +1,7 @@
 /* Private: the pair routines behind clt_collide's table (narrowphase.c). Each works on shapes
  * already placed in the world frame and writes at most CLT_MAX_PAIR_CONTACTS points with Φ ≤
- * max_distance, normals from its first to its second argument. */
+ * max_distance, normals from its first to its second argument, and returns how many; or
+ * CLT_COLLIDE_FAILED (negative, nothing written) when it could not compute them. */
 #ifndef CLATTER_COLLISION_NARROWPHASE_PAIRS_H
 #define CLATTER_COLLISION_NARROWPHASE_PAIRS_H
 
@@ -55,20 +56,9 @@ int clt_collide_capsule_box(const clt_placed_shape_t *a, const clt_placed_shape_
 int clt_collide_box_box(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
                         clt_contact_point_t *out);
 
-/* Ellipsoid against an ellipsoid or a sphere (first argument the ellipsoid), one shared-normal
- * point; ellipsoid against a half-space, closed form (ellipsoid_3d.c). */
-int clt_collide_ellipsoid_convex(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
-                                 clt_contact_point_t *out);
-int clt_collide_ellipsoid_halfspace(const clt_placed_shape_t *a, const clt_placed_shape_t *b,
-                                    double max_distance, clt_contact_point_t *out);
-
-/* Torus against a torus, a sphere or a half-space (first argument the torus; torus_3d.c). */
-int clt_collide_torus_torus(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
-                            clt_contact_point_t *out);
-int clt_collide_torus_sphere(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
-                             clt_contact_point_t *out);
-int clt_collide_torus_halfspace(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
-                                clt_contact_point_t *out);
+/* Ellipsoid and torus (ring) pairs: smooth.h (smooth_ellipsoid.c, smooth_torus.c). Unlike the
+ * routines above they can fail (no converged shared-normal point): they then return
+ * CLT_COLLIDE_FAILED, which clt_collide passes on. */
 
 /* Box–box separating-axis value (box_box.c): the largest separation of the two boxes' projections
  * over the 15 axes (> 0 apart; for overlapping boxes minus the penetration depth), and that axis,

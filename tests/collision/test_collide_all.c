@@ -1,7 +1,8 @@
 /* The collide stage (src/collision/collide_all.c): on random 2D and 3D scenes of mixed shapes,
  * composite bodies, fixed bodies and walls, its contact list equals the one from calling
  * clt_collide on every pair by brute force (same points, same order), for ε̂ and for the
- * infeasibility query (max_distance = 0); an unsupported pair is reported, not skipped. */
+ * infeasibility query (max_distance = 0); an unsupported pair and a pair whose narrow phase failed
+ * are reported, not skipped. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -120,6 +121,18 @@ int main(void) {
   two[1].pose.position[0] = 1.5;
   CHECK(clt_collide_all(&set, two, 2, 3, 1e-3) == CLT_ERR_UNSUPPORTED);
   CHECK(set.unsupported_a == 0 && set.unsupported_b == 1 && set.count == 0);
+  CHECK(set.failed_a == -1 && set.failed_b == -1);
+  /* A pair whose narrow phase fails (an ellipsoid with a zero semi-axis: the shared-normal
+   * iteration refuses it) is reported as a numerical failure naming the pair, not dropped. */
+  e.type = CLT_SHAPE_ELLIPSOID, e.semi_axes[0] = e.semi_axes[1] = 0.5, e.semi_axes[2] = 0.0;
+  s.type = CLT_SHAPE_SPHERE, s.radius = 0.5;
+  two[1].pose.position[0] = 0.9;
+  CHECK(clt_collide_all(&set, two, 2, 3, 1e-3) == CLT_ERR_NUMERICAL);
+  CHECK(set.failed_a == 0 && set.failed_b == 1 && set.count == 0 && set.unsupported_a == -1);
+  e.semi_axes[2] = 0.25; /* a valid ellipsoid: 0.5 + 0.5 = 1 > 0.9, one overlapping point */
+  CHECK(clt_collide_all(&set, two, 2, 3, 1e-3) == CLT_OK);
+  CHECK(set.count == 1 && set.failed_a == -1);
+  if (set.count == 1) CHECK_NEAR(set.contacts[0].point.distance, -0.1, 1e-12);
   CHECK(!clt_collide_supported(CLT_SHAPE_TORUS, CLT_SHAPE_BOX));
   CHECK(!clt_collide_supported(CLT_SHAPE_DISK, CLT_SHAPE_SPHERE));
   CHECK(clt_collide_supported(CLT_SHAPE_BOX, CLT_SHAPE_SPHERE) && clt_collide_supported(CLT_SHAPE_SPHERE, CLT_SHAPE_BOX));
