@@ -349,6 +349,24 @@ typedef struct clt_diagnostics_t {
  * infeasibility, which describe the current state). */
 clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics_t *out);
 
+/* Active contacts of the last step (SPEC.md §1), for output writers and viewers
+ * (docs/output-format.md /contacts). Geometry is that of the start of the step (where the rows
+ * were built); impulses are the step's solution. Divide impulses by h for forces. */
+typedef struct clt_contact_info_t {
+  int body_a, body_b;     /* body indices in creation order (clt_world_body_at) */
+  double point[3];        /* midway between the two witness points, world frame [m] (2D: z = 0) */
+  double normal[3];       /* unit normal from A to B, world frame */
+  double distance;        /* Φ [m] (negative: penetration) */
+  double normal_impulse;  /* c_n [N s] (≥ 0) */
+  double impulse[3];      /* total contact impulse on body B, n c_n + Σ β_k d_k, world frame [N s];
+                           * body A receives the opposite */
+} clt_contact_info_t;
+
+/* Number of active contacts of the last step (0 before the first step and after load_state). */
+int clt_world_contact_count(const clt_world_t *world);
+/* The i-th of them (0 ≤ i < count; CLT_ERR_INVALID_ARGUMENT otherwise). */
+clt_status_t clt_world_get_contact(const clt_world_t *world, int index, clt_contact_info_t *out);
+
 /* Energies and infeasibility of the current state (what the diagnostics report after a step). */
 double clt_world_kinetic_energy(const clt_world_t *world);
 double clt_world_potential_energy(const clt_world_t *world);

@@ -402,7 +402,7 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
     out->index = (uint32_t)index;
     out->generation = rec.generation;
   }
-  clt_world_describe_state(world, &world->diagnostics);
+  clt_world_state_changed(world);
   return CLT_OK;
 }
 
@@ -447,7 +447,7 @@ clt_status_t clt_body_set_state(clt_world_t *world, clt_body_id_t body, const cl
     s.angle = 0.0;
   }
   world->states[index] = s;
-  clt_world_describe_state(world, &world->diagnostics);
+  clt_world_state_changed(world);
   return CLT_OK;
 }
 

@@ -138,7 +138,7 @@ clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def,
     out->generation = rec.generation;
   }
   world->force_count++;
-  clt_world_describe_state(world, &world->diagnostics);
+  clt_world_state_changed(world);
   return CLT_OK;
 }
 

@@ -1,16 +1,26 @@
 /* Checkpoints and the state hash. The blob holds exactly the mutable state of world_internal.h:
  *   header (magic "CLTSTATE", format version, dimension, body/joint/force counts)
- *   time, step_count, then every body's clt_body_state_t (14 doubles) in creation order.
+ *   time, step_count, then every body's clt_body_state_t (14 doubles) in creation order,
+ *   then the stepper's memory (version 2): the joint impulses of the last step (6 doubles per
+ *   joint, the warm start), and the contact memory, a uint32 count and per entry (int32 shape_a,
+ *   shape_b, feature, restitution_state; double pre_velocity, normal_impulse, tangent_impulse[3],
+ *   slip) in key order — warm starts and restitution records the next step reads
+ *   (src/steppers/stage_contact_rows.c).
  * Everything is written through one sink, so the hash covers exactly the bytes a checkpoint
- * holds. Later stages that keep memory between steps (warm starts, restitution memory) append a
- * section in serialize() and bump CLT_STATE_VERSION. Native byte order: a checkpoint is for the
+ * holds. Later stages that keep more memory between steps append a section in serialize() and
+ * bump CLT_STATE_VERSION. Native byte order: a checkpoint is for the
  * same build on the same machine (the bit-identical-continuation contract). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dynamics/world_internal.h"
+#include "steppers/rows.h"
 
-#define CLT_STATE_VERSION 1u
+/* Bytes of one contact-memory entry in the blob. */
+#define MEMORY_ENTRY_SIZE (4 * sizeof(int32_t) + 6 * sizeof(double))
+
+#define CLT_STATE_VERSION 2u
 
 typedef struct state_header_t {
   char magic[8];
@@ -56,11 +66,32 @@ static void serialize(const clt_world_t *world, sink_t *s) {
   sink_write(s, &world->time, sizeof world->time);
   sink_write(s, &world->step_count, sizeof world->step_count);
   sink_write(s, world->states, (size_t)world->body_count * sizeof *world->states);
+  const clt_step_work_t *w = world->step_work;
+  for (int i = 0; i < 6 * world->joint_count; i++) {
+    double v = w && i < w->joint_impulse_capacity ? w->joint_impulse[i] : 0.0;
+    sink_write(s, &v, sizeof v);
+  }
+  uint32_t count = w ? (uint32_t)w->memory_count : 0u;
+  sink_write(s, &count, sizeof count);
+  for (uint32_t i = 0; i < count; i++) {
+    const clt_contact_memory_t *m = &w->memory[i];
+    int32_t ints[4] = {m->shape_a, m->shape_b, m->feature, m->restitution_state};
+    double reals[6] = {m->pre_velocity, m->normal_impulse, m->tangent_impulse[0], m->tangent_impulse[1],
+                       m->tangent_impulse[2], m->slip};
+    sink_write(s, ints, sizeof ints);
+    sink_write(s, reals, sizeof reals);
+  }
+}
+
+static size_t base_size(const clt_world_t *world) {
+  return sizeof(state_header_t) + sizeof(double) + sizeof(int64_t) +
+         (size_t)world->body_count * sizeof(clt_body_state_t) + 6 * (size_t)world->joint_count * sizeof(double) +
+         sizeof(uint32_t);
 }
 
 size_t clt_world_state_size(const clt_world_t *world) {
-  return sizeof(state_header_t) + sizeof(double) + sizeof(int64_t) +
-         (size_t)world->body_count * sizeof(clt_body_state_t);
+  const clt_step_work_t *w = world->step_work;
+  return base_size(world) + (w ? (size_t)w->memory_count : 0u) * MEMORY_ENTRY_SIZE;
 }
 
 clt_status_t clt_world_save_state(const clt_world_t *world, void *buffer, size_t size) {
@@ -74,9 +105,14 @@ clt_status_t clt_world_save_state(const clt_world_t *world, void *buffer, size_t
 }
 
 clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t size) {
-  size_t needed = clt_world_state_size(world);
   if (!buffer) return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, "load_state: buffer must not be NULL");
-  if (size != needed)
+  size_t needed = base_size(world);
+  uint32_t memory_count = 0;
+  if (size >= needed) {
+    memcpy(&memory_count, (const unsigned char *)buffer + needed - sizeof memory_count, sizeof memory_count);
+    if (memory_count <= (size - needed) / MEMORY_ENTRY_SIZE) needed += (size_t)memory_count * MEMORY_ENTRY_SIZE;
+  }
+  if (size < sizeof(state_header_t) || size != needed)
     return clt_world_fail(world, CLT_ERR_FORMAT,
                           "load_state: the state is %zu bytes but this world's state is %zu bytes "
                           "(a checkpoint of a different world?)", size, needed);
@@ -112,13 +148,59 @@ clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t
       if (!isfinite(values[k]))
         return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: body %d has a non-finite state", i);
   }
+  const unsigned char *joint_memory = p + (size_t)world->body_count * sizeof(clt_body_state_t);
+  const unsigned char *mem = joint_memory + 6 * (size_t)world->joint_count * sizeof(double) + sizeof(uint32_t);
+  clt_step_work_t *w = clt_step_work(world);
+  if (!w || !clt_step_work_reserve_joint_impulses(w, world->joint_count))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "load_state: out of memory");
+  for (int i = 0; i < 6 * world->joint_count; i++) {
+    double v;
+    memcpy(&v, joint_memory + (size_t)i * sizeof v, sizeof v);
+    if (!isfinite(v)) return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: joint impulse %d is not finite", i);
+  }
+  if ((int)memory_count > w->memory_capacity) {
+    clt_contact_memory_t *m = realloc(w->memory, (size_t)memory_count * sizeof *m);
+    if (!m) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "load_state: out of memory");
+    w->memory = m;
+    w->memory_capacity = (int)memory_count;
+  }
+  for (uint32_t i = 0; i < memory_count; i++) {
+    int32_t ints[4];
+    double reals[6];
+    memcpy(ints, mem + (size_t)i * MEMORY_ENTRY_SIZE, sizeof ints);
+    memcpy(reals, mem + (size_t)i * MEMORY_ENTRY_SIZE + sizeof ints, sizeof reals);
+    bool finite = true;
+    for (int k = 0; k < 6; k++) finite = finite && isfinite(reals[k]);
+    if (ints[0] < 0 || ints[0] >= world->shape_count || ints[1] < 0 || ints[1] >= world->shape_count ||
+        ints[3] < CLT_RESTITUTION_NONE || ints[3] > CLT_RESTITUTION_DONE || !finite)
+      return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: contact memory entry %u is invalid", i);
+  }
+  for (uint32_t i = 0; i < memory_count; i++) {
+    int32_t ints[4];
+    double reals[6];
+    memcpy(ints, mem + (size_t)i * MEMORY_ENTRY_SIZE, sizeof ints);
+    memcpy(reals, mem + (size_t)i * MEMORY_ENTRY_SIZE + sizeof ints, sizeof reals);
+    clt_contact_memory_t *m = &w->memory[i];
+    m->shape_a = ints[0];
+    m->shape_b = ints[1];
+    m->feature = ints[2];
+    m->restitution_state = ints[3];
+    m->pre_velocity = reals[0];
+    m->normal_impulse = reals[1];
+    memcpy(m->tangent_impulse, reals + 2, sizeof m->tangent_impulse);
+    m->slip = reals[5];
+  }
+  if (world->joint_count > 0)
+    memcpy(w->joint_impulse, joint_memory, 6 * (size_t)world->joint_count * sizeof(double));
+  w->memory_count = (int)memory_count;
+  w->report_count = 0; /* contacts "of the last step" are not part of the state */
   world->time = time;
   world->step_count = step_count;
   if (world->body_count > 0) memcpy(world->states, p, (size_t)world->body_count * sizeof *world->states);
   memset(&world->diagnostics, 0, sizeof world->diagnostics);
   world->diagnostics.step = step_count;
   world->diagnostics.t = time;
-  clt_world_describe_state(world, &world->diagnostics);
+  clt_world_state_changed(world);
   return CLT_OK;
 }
 

@@ -148,7 +148,7 @@ clt_status_t clt_world_create(const clt_world_def_t *def, clt_world_t **out, cha
       w->default_material.restitution = md.restitution;
       w->default_material.density = md.density;
       copy_name(w->default_material.name, "default");
-      clt_world_describe_state(w, &w->diagnostics);
+      clt_world_state_changed(w);
       *out = w;
     }
   }
@@ -167,6 +167,7 @@ void clt_world_destroy(clt_world_t *world) {
   free(world->backup);
   free(world->force_acc);
   free(world->torque_acc);
+  clt_world_free_step_work(world);
   free(world);
 }
 

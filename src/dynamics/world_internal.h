@@ -104,9 +104,18 @@ struct clt_world_t {
   double (*force_acc)[3];           /* world-frame force on each body's centre of mass */
   double (*torque_acc)[3];          /* 3D: body-frame torque; 2D: [0] */
 
+  /* The stepper's workspace and its memory between steps (src/steppers/rows.h): rows, contacts,
+   * the step problem, and the contact memory (restitution, warm start) that is part of the state
+   * and therefore of checkpoints (state.c). Created on the first step. */
+  struct clt_step_work_t *step_work;
+
   clt_diagnostics_t diagnostics;
+  bool diagnostics_stale; /* state fields of diagnostics out of date (clt_world_state_changed) */
   char error[CLT_ERROR_SIZE];
 };
+
+/* Frees the stepper workspace (src/steppers/step_work.c). */
+void clt_world_free_step_work(clt_world_t *world);
 
 /* Sets world->error from a printf-style message and returns status (pass-through for returns). */
 clt_status_t clt_world_fail(clt_world_t *world, clt_status_t status, const char *format, ...)
@@ -147,8 +156,17 @@ int clt_joint_constraint(const clt_world_t *world, const clt_joint_rec_t *joint,
 /* max |Θ| over all joints (0 with none). */
 double clt_world_joint_error(const clt_world_t *world);
 
-/* Fills the state-describing fields of world->diagnostics (bodies, energies, infeasibility). */
+/* Penetration max(0, −Φ) over all shape pairs at the current state (SPEC.md §1 "Infeasibility";
+ * src/steppers/stage_collide.c). NaN if its workspace cannot be allocated. */
+double clt_world_penetration(clt_world_t *world);
+
+/* Fills the state-describing fields of d (bodies, energies, joint error, penetration,
+ * infeasibility) from the current state. */
 void clt_world_describe_state(clt_world_t *world, clt_diagnostics_t *d);
+/* Marks world->diagnostics' state fields out of date after an edit (a body, joint or force added,
+ * a state set): clt_world_get_diagnostics refreshes them on demand, so building a scene of N
+ * bodies does not run the all-pairs penetration query N times. */
+void clt_world_state_changed(clt_world_t *world);
 
 /* Grows an array to hold at least `needed` elements (capacity doubling). */
 bool clt_grow(void **array, int *capacity, int needed, size_t element_size);

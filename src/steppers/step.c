@@ -1,6 +1,6 @@
-/* clt_world_step: runs the pipeline of the world's scheme (stepper.h), times the stages, checks
- * the new state is finite (else restores the previous one: CLT_ERR_NUMERICAL) and publishes the
- * diagnostics. No allocation happens here: every per-body workspace is sized by add_body. */
+/* clt_world_step: runs the pipeline of the world's scheme (stepper.h, scheme_*.c), times the
+ * stages, checks the new state is finite (else restores the previous one: CLT_ERR_NUMERICAL) and
+ * publishes the diagnostics. Buffers grow to the largest problem seen and are then reused. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <string.h>
@@ -8,13 +8,10 @@
 
 #include "steppers/stepper.h"
 
-/* The pipeline without constraint rows; every scheme reduces to it while there are no joint or
- * contact rows. The contact/stepper work inserts "collide" and "build rows" before "solve",
- * swaps the solve stage for the row solve and adds "stabilize" (post-stabilization, §3) after
- * "integrate" for CLT_SCHEME_POST. */
 /* Stage "commit": the new state must be finite before time advances and the state is described
- * (SPEC.md §7); on failure the driver restores the state of before the step. */
-static clt_status_t stage_commit(clt_step_context_t *c) {
+ * (SPEC.md §7); on failure the driver restores the state of before the step. The contact memory
+ * built this step (stage "remember") becomes the state's. */
+clt_status_t clt_stage_commit(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   for (int i = 0; i < world->body_count; i++) {
     const double *v = (const double *)&world->states[i];
@@ -28,28 +25,40 @@ static clt_status_t stage_commit(clt_step_context_t *c) {
       }
     }
   }
+  clt_step_work_t *w = c->work;
+  clt_contact_memory_t *m = w->memory;
+  int cap = w->memory_capacity;
+  w->memory = w->next_memory;
+  w->memory_capacity = w->next_memory_capacity;
+  w->memory_count = w->next_memory_count;
+  w->next_memory = m;
+  w->next_memory_capacity = cap;
+  w->next_memory_count = 0;
+  clt_contact_info_t *r = w->report;
+  int rcap = w->report_capacity;
+  w->report = w->next_report;
+  w->report_capacity = w->next_report_capacity;
+  w->report_count = w->next_report_count;
+  w->next_report = r;
+  w->next_report_capacity = rcap;
+  w->next_report_count = 0;
+  double *ji = w->joint_impulse;
+  w->joint_impulse = w->next_joint_impulse;
+  w->next_joint_impulse = ji;
   world->time = c->t_next;
   world->step_count = c->step;
   return CLT_OK;
 }
 
-static const clt_stage_t unconstrained_pipeline[] = {
-    {"forces", clt_stage_forces, CLT_CLOCK_ASSEMBLE},
-    {"solve", clt_stage_free_velocity, CLT_CLOCK_SOLVE},
-    {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},
-    {"commit", stage_commit, CLT_CLOCK_OTHER},
-    {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
-};
-
-typedef struct pipeline_t {
-  const clt_stage_t *stages;
-  int count;
-} pipeline_t;
-
-static pipeline_t scheme_pipeline(clt_scheme_t scheme) {
-  (void)scheme; /* all schemes coincide without rows (SPEC.md §1 table: Υ, Δ act on rows only) */
-  pipeline_t p = {unconstrained_pipeline, (int)(sizeof unconstrained_pipeline / sizeof unconstrained_pipeline[0])};
-  return p;
+static const clt_scheme_ops_t *scheme_ops(clt_scheme_t scheme) {
+  switch (scheme) {
+    case CLT_SCHEME_NONE: return &clt_scheme_none;
+    case CLT_SCHEME_ANITESCU_HART: return &clt_scheme_anitescu_hart;
+    case CLT_SCHEME_BAUMGARTE: return &clt_scheme_baumgarte;
+    case CLT_SCHEME_POST: return &clt_scheme_post;
+    case CLT_SCHEME_RELAXED: return &clt_scheme_relaxed;
+  }
+  return &clt_scheme_anitescu_hart;
 }
 
 static double now_s(void) {
@@ -66,11 +75,11 @@ static void restore(clt_world_t *world, double time, int64_t step_count) {
 }
 
 clt_status_t clt_world_step(clt_world_t *world) {
-  if (world->joint_count > 0)
-    return clt_world_fail(world, CLT_ERR_UNSUPPORTED, "joints are not supported by the step yet (the [stepper] work)");
   double start = now_s();
   double time0 = world->time;
   int64_t step0 = world->step_count;
+  clt_step_work_t *work = clt_step_work(world);
+  if (!work) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (workspace)");
   if (world->body_count > 0) memcpy(world->backup, world->states, (size_t)world->body_count * sizeof *world->states);
 
   clt_diagnostics_t d;
@@ -78,15 +87,20 @@ clt_status_t clt_world_step(clt_world_t *world) {
   d.solver_status = CLT_SOLVE_NONE;
   clt_step_context_t c;
   c.world = world;
+  c.scheme = scheme_ops(world->method.scheme);
+  c.work = work;
   c.h = world->time_step;
   c.t = time0;
   c.step = step0 + 1;
   c.t_next = (double)c.step * world->time_step; /* n·h, not a running sum: no drift, resumable */
   c.diagnostics = &d;
+  d.step = c.step;
+  work->next_memory_count = 0;
+  work->lcp_n = 0;
+  work->next_report_count = 0;
 
-  pipeline_t p = scheme_pipeline(world->method.scheme);
-  for (int k = 0; k < p.count; k++) {
-    const clt_stage_t *stage = &p.stages[k];
+  for (int k = 0; k < c.scheme->stage_count; k++) {
+    const clt_stage_t *stage = &c.scheme->stages[k];
     bool timed = stage->clock != CLT_CLOCK_OTHER; /* clock reads only where a bucket exists */
     double t0 = timed ? now_s() : 0.0;
     clt_status_t st = stage->run(&c);
@@ -103,5 +117,6 @@ clt_status_t clt_world_step(clt_world_t *world) {
   }
   d.wall_s = now_s() - start;
   world->diagnostics = d;
+  world->diagnostics_stale = false;
   return CLT_OK;
 }

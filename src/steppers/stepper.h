@@ -1,17 +1,16 @@
 /* The time step as a sequence of named stages (STYLE.md; SPEC.md §1):
- *   collide → build rows → solve → integrate → stabilize → diagnose
- * A scheme is a pipeline: an array of stages (step.c picks it by clt_scheme_t). Each stage reads
- * and writes the world and the step context; a new scheme or the contact work adds stage files
- * and a pipeline entry instead of branching inside existing stages.
- *
- * Today (no joint or contact rows yet) every scheme runs the unconstrained pipeline
- *   forces (k̂) → solve (v⁺ = M̂⁻¹(M v + h k̂), no rows) → integrate (q⁺ = q ⊕ h v⁺) → commit
- *   (finite check, time advances) → diagnose,
- * which is exactly the step of SPEC.md §1 with no ν, n, D rows. */
+ *   forces → M̂⁻¹ → collide → joint rows → contact rows → free velocity → solve → remember →
+ *   integrate → [post-stabilize] → commit → diagnose
+ * A scheme (one file each: scheme_*.c) is the bias rule of its rows (Υ from Θ, Δ from Φ; SPEC.md
+ * §1 table) plus its pipeline, an array of these stages; step.c picks the scheme by clt_scheme_t
+ * and runs its stages. Each stage reads and writes the world, the step context and the step
+ * workspace (rows.h); none branches on the scheme. With no joint or contact rows every pipeline
+ * reduces to v⁺ = M̂⁻¹(M v + h k̂), q⁺ = q ⊕ h v⁺. */
 #ifndef CLATTER_STEPPERS_STEPPER_H
 #define CLATTER_STEPPERS_STEPPER_H
 
 #include "dynamics/world_internal.h"
+#include "steppers/rows.h"
 
 /* Which wall-clock bucket of the diagnostics a stage's time is charged to (SPEC.md §7). */
 typedef enum clt_stage_clock_t {
@@ -21,8 +20,12 @@ typedef enum clt_stage_clock_t {
   CLT_CLOCK_OTHER
 } clt_stage_clock_t;
 
+struct clt_scheme_ops_t;
+
 typedef struct clt_step_context_t {
   clt_world_t *world;
+  const struct clt_scheme_ops_t *scheme;
+  clt_step_work_t *work;
   double h;        /* time step */
   double t;        /* time at the start of the step (k̂ is evaluated at (t, q, v)) */
   double t_next;   /* time after the step */
@@ -38,10 +41,44 @@ typedef struct clt_stage_t {
   clt_stage_clock_t clock;
 } clt_stage_t;
 
+/* A scheme of SPEC.md §1: the stabilization term of a row with constraint value g (Θ of a joint
+ * row, Φ of a contact normal row) — Υ = bias(Θ), Δ = bias(Φ) — and the stages it runs. */
+typedef struct clt_scheme_ops_t {
+  const char *name;
+  double (*bias)(const clt_method_t *method, double value, double h);
+  const clt_stage_t *stages;
+  int stage_count;
+} clt_scheme_ops_t;
+
+extern const clt_scheme_ops_t clt_scheme_none, clt_scheme_anitescu_hart, clt_scheme_baumgarte, clt_scheme_post,
+    clt_scheme_relaxed;
+
 /* Stages (one file each). */
 clt_status_t clt_stage_forces(clt_step_context_t *c);        /* stage_forces.c: k̂ into the accumulators */
-clt_status_t clt_stage_free_velocity(clt_step_context_t *c); /* stage_velocity.c: v⁺ with no rows */
+clt_status_t clt_stage_inverse_mass(clt_step_context_t *c);  /* stage_mass.c: M̂⁻¹ at (q, v) */
+clt_status_t clt_stage_collide(clt_step_context_t *c);       /* stage_collide.c: active set Φ ≤ ε̂ */
+clt_status_t clt_stage_joint_rows(clt_step_context_t *c);    /* stage_joint_rows.c: ν, Θ, Υ */
+clt_status_t clt_stage_contact_rows(clt_step_context_t *c);  /* stage_contact_rows.c: n, D, Φ, Δ */
+clt_status_t clt_stage_free_velocity(clt_step_context_t *c); /* stage_velocity.c: v_free = M̂⁻¹(M v + h k̂) */
+clt_status_t clt_stage_solve(clt_step_context_t *c);         /* stage_solve_rows.c: z, v⁺ = v_free + M̂⁻¹ N z */
+clt_status_t clt_stage_remember(clt_step_context_t *c);      /* stage_contact_rows.c: restitution memory */
 clt_status_t clt_stage_integrate(clt_step_context_t *c);     /* stage_integrate.c: q⁺ = q ⊕ h v⁺ */
+clt_status_t clt_stage_post_project(clt_step_context_t *c);  /* stage_post.c: Cline–Pai projection (§3) */
+clt_status_t clt_stage_commit(clt_step_context_t *c);        /* step.c: finite check, time advances */
 clt_status_t clt_stage_diagnose(clt_step_context_t *c);      /* stage_diagnose.c */
+
+/* The stages up to the new velocity, shared by every scheme of SPEC.md §1 (the step's mixed LCP
+ * with the scheme's bias): use inside a stage array initializer. */
+#define CLT_STAGES_DYNAMICS                                     \
+  {"forces", clt_stage_forces, CLT_CLOCK_ASSEMBLE},             \
+  {"inverse mass", clt_stage_inverse_mass, CLT_CLOCK_ASSEMBLE}, \
+  {"collide", clt_stage_collide, CLT_CLOCK_COLLIDE},            \
+  {"joint rows", clt_stage_joint_rows, CLT_CLOCK_ASSEMBLE},     \
+  {"contact rows", clt_stage_contact_rows, CLT_CLOCK_ASSEMBLE}, \
+  {"free velocity", clt_stage_free_velocity, CLT_CLOCK_SOLVE},  \
+  {"solve", clt_stage_solve, CLT_CLOCK_SOLVE},                  \
+  {"remember", clt_stage_remember, CLT_CLOCK_OTHER}
+
+#define CLT_STAGE_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
 #endif

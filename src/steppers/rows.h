@@ -1,0 +1,188 @@
+/* The constraint rows of one step and the workspace that holds them (SPEC.md §1, §2, §3).
+ *
+ * Generalized velocity of a body as a 6-vector (u, ω): u the world-frame linear velocity, ω the
+ * body-frame angular velocity (3D); 2D uses u[0], u[1] and ω[0] with every other component 0, so
+ * one layout serves both dimensions (the rows of constraints/joint.h follow it).
+ *
+ * Rows are stored in this order: the joint rows ν (free impulses), then for every active contact
+ * its normal row n followed by its m_C friction-direction rows D. The step problem (mixed LCP) has
+ * the unknowns
+ *     z = (c_ν [joint rows], then per contact: c_n, β₁ … β_{m_C}, λ)
+ * i.e. every row has one unknown and each contact adds the slip multiplier λ, which has no row.
+ *
+ * All buffers grow to the largest problem seen and are kept (no allocation once a run has
+ * settled; STYLE.md). */
+#ifndef CLATTER_STEPPERS_ROWS_H
+#define CLATTER_STEPPERS_ROWS_H
+
+#include "collision/broadphase.h"
+#include "collision/narrowphase.h"
+#include "constraints/joint.h"
+
+/* One row of N: J = [J_A, J_B] acting on the generalized velocities of body_a and body_b
+ * (−1: the ground). */
+typedef struct clt_row_t {
+  int body_a, body_b;
+  clt_jacobian_row_t jac;
+} clt_row_t;
+
+/* An active contact (SPEC.md §1 "Active set", §5): geometry frozen at q. */
+typedef struct clt_contact_t {
+  int shape_a, shape_b;  /* indices into world->shapes */
+  int body_a, body_b;
+  int feature;           /* narrow-phase feature id: (shape_a, shape_b, feature) is the contact key */
+  double distance;       /* Φ at q */
+  double normal[3];      /* A → B */
+  double point_a[3], point_b[3];
+  double friction;       /* μ of the pair (geometric mean) */
+  double restitution;    /* e_N of the pair (geometric mean) */
+  double normal_velocity;   /* nᵀv⁽ˡ⁾ at the start of the step */
+  double restitution_bias;  /* e_N v_pre added to Δ this step (SPEC.md §1 "Restitution") */
+} clt_contact_t;
+
+/* Memory of a contact across steps (part of the checkpoint state): the impulses of the last step
+ * (warm start of iterative solvers) and the restitution record (stage_contact_rows.c). Kept for
+ * every contact that carried a normal impulse; sorted by key (shape_a, shape_b, feature). */
+typedef enum clt_restitution_state_t {
+  CLT_RESTITUTION_NONE = 0,    /* no impact recorded */
+  CLT_RESTITUTION_PENDING = 1, /* impact last step: the rebound is asked this step */
+  CLT_RESTITUTION_DONE = 2     /* rebound asked; no new impact while the contact keeps pressing */
+} clt_restitution_state_t;
+
+typedef struct clt_contact_memory_t {
+  int shape_a, shape_b, feature;
+  int restitution_state;     /* clt_restitution_state_t */
+  double pre_velocity;       /* v_pre = nᵀv before the impact (< 0) */
+  double normal_impulse;     /* c_n */
+  double tangent_impulse[3]; /* Σ_k β_k d_k, world frame (re-expressed on the next step's directions) */
+  double slip;               /* λ */
+} clt_contact_memory_t;
+
+/* Which rows a problem uses (the dynamics step or the position projection of §3). */
+typedef struct clt_problem_kind_t {
+  bool friction;   /* include D rows, β and λ (the dynamics step); false: normal rows only */
+  bool velocity;   /* b = J v_free + bias (dynamics); false: b = bias (position projection) */
+} clt_problem_kind_t;
+
+typedef struct clt_step_work_t {
+  /* M̂⁻¹ per body: linear 1/m (0 for non-dynamic bodies) and the angular 3×3 block, row-major
+   * (diag(1/J) unless the gyroscopic term is semi-implicit: (J + h K_c)⁻¹). */
+  int body_capacity;
+  double *inv_linear;
+  double (*inv_angular)[9];
+  double *dp;     /* 6 per body: the displacement of the position projection (§3) */
+  int dp_capacity;
+  bool symmetric; /* M̂ symmetric (false with the semi-implicit gyroscopic term) */
+
+  /* rows */
+  int row_count, row_capacity;
+  clt_row_t *rows;
+  double *row_value;   /* Θ (joint rows) or Φ (normal rows) at q; 0 for friction rows */
+  double *row_bias;    /* Υ / Δ (SPEC.md §1 table) */
+  double *row_minv;    /* 12 per row: M̂⁻¹ J_Aᵀ (6) and M̂⁻¹ J_Bᵀ (6) */
+  int joint_rows;      /* rows [0, joint_rows) are joint rows */
+  int joint_rows_dropped; /* dependent joint rows left out this step (rank deficiency) */
+  int *joint_row_owner;   /* joint index of each joint row */
+  int *joint_row_component; /* component of Θ of each joint row (0…5) */
+  int friction_directions; /* m_C of the rows built (2 in 2D) */
+
+  /* contacts */
+  int contact_count, contact_capacity;
+  clt_contact_t *contacts;
+
+  /* the step problem w = A z + b (dense, row-major) */
+  int lcp_n, lcp_capacity;
+  double *A, *b, *z, *w;
+  int block_capacity;
+  int *block_start;
+  int block_count;
+  double *chol;        /* joints-only factorization */
+  int *ipiv;
+  int dense_capacity;  /* A and chol hold dense_capacity² doubles */
+  bool dense;          /* the problem is in A (dense) or in the CSR arrays below */
+  /* the step problem as CSR (block Gauss–Seidel on large problems: only unknowns sharing a body
+   * couple) */
+  int *csr_row_ptr, *csr_col;
+  double *csr_val;
+  int csr_row_capacity, csr_capacity, csr_val_capacity;
+  int *body_start, *body_list, *scratch;
+  int body_start_capacity, body_list_capacity, scratch_capacity;
+
+  /* collision */
+  clt_broadphase_t broadphase;
+  clt_broadphase_proxy_t *proxies;
+  int proxy_capacity;
+  clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
+
+  /* contact memory: current (state) and the one being built this step (swapped on commit) */
+  int memory_count, memory_capacity;
+  clt_contact_memory_t *memory;
+  int next_memory_count, next_memory_capacity;
+  clt_contact_memory_t *next_memory;
+  /* contacts of the last step for clt_world_get_contact, and those of the step being taken
+   * (swapped on commit) */
+  int report_count, report_capacity;
+  clt_contact_info_t *report;
+  int next_report_count, next_report_capacity;
+  clt_contact_info_t *next_report;
+  /* joint impulses of the last step, 6 per joint (state; warm start), and the next ones */
+  int joint_impulse_capacity;
+  double *joint_impulse, *next_joint_impulse;
+} clt_step_work_t;
+
+/* The memory entry of a contact key, or NULL. */
+const clt_contact_memory_t *clt_find_contact_memory(const clt_step_work_t *work, int shape_a, int shape_b,
+                                                    int feature);
+/* Grows the joint-impulse memory to the world's joint count (new entries 0). */
+bool clt_step_work_reserve_joint_impulses(clt_step_work_t *work, int joints);
+
+/* The world's workspace, created on first use; NULL only when out of memory. */
+clt_step_work_t *clt_step_work(clt_world_t *world);
+void clt_step_work_destroy(clt_step_work_t *work);
+/* Grows the row / contact / problem buffers. */
+bool clt_step_work_reserve_rows(clt_step_work_t *work, int rows);
+bool clt_step_work_reserve_contacts(clt_step_work_t *work, int contacts);
+bool clt_step_work_reserve_problem(clt_step_work_t *work, int n, int blocks);
+bool clt_step_work_grow_ints(int **array, int *capacity, int needed);
+bool clt_step_work_grow_doubles(double **array, int *capacity, int needed);
+/* The dense matrices A and chol for problems of size n. */
+bool clt_step_work_reserve_dense(clt_step_work_t *work, int n);
+bool clt_step_work_reserve_bodies(clt_step_work_t *work, int bodies);
+bool clt_step_work_reserve_dp(clt_step_work_t *work, int bodies);
+
+/* Generalized velocity 6-vector of body i (0 for the ground and static bodies; the current state
+ * velocity for dynamic and kinematic ones). */
+void clt_body_velocity6(const clt_world_t *world, int body, double v[6]);
+/* J v for a row (both sides). */
+double clt_row_velocity(const clt_world_t *world, const clt_row_t *row);
+
+/* Builds the joint rows ν and values Θ at the current state into work (rows [0, joint_rows)),
+ * leaving out rows that are linearly dependent on the others (pivoted Cholesky of ν M⁻¹ νᵀ). */
+clt_status_t clt_build_joint_rows(clt_world_t *world, clt_step_work_t *work);
+/* Finds the active contacts (Φ ≤ max_distance) at the current state into work->contacts. */
+clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *work, double max_distance);
+/* Appends the rows of work's contacts after the joint rows: n (value Φ), and with friction the
+ * m_C direction rows. */
+clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *work, bool friction);
+
+/* The tangent basis of a contact normal (2D: t₁ = (−n_y, n_x), t₂ = −t₁) and its k-th balanced
+ * friction direction of m (SPEC.md §1; 2D: t₁, t₂). */
+void clt_contact_tangents(const clt_world_t *world, const double n[3], double t1[3], double t2[3]);
+void clt_friction_direction(const clt_world_t *world, const double t1[3], const double t2[3], int k, int m,
+                            double d[3]);
+
+/* Computes work->inv_linear / inv_angular from the current state (M̂ of SPEC.md §1; with
+ * plain_mass the plain M, as the position projection of §3 uses). */
+clt_status_t clt_compute_inverse_mass(clt_world_t *world, clt_step_work_t *work, double h, bool plain_mass);
+
+/* Assembles w = A z + b of the current rows (SPEC.md §2 "Reduction"), solves it with the world's
+ * solver (joints only: a dense factorization), writes z and fills the solver fields of d.
+ * Returns CLT_OK also when the solver failed (status in d), except for invalid input / memory. */
+clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *work, clt_problem_kind_t kind,
+                            clt_diagnostics_t *d);
+/* Adds M̂⁻¹ N z (the impulses of the solution) to each body's velocity (dv = NULL) or, with dv
+ * given (6 per body), writes it there instead. */
+void clt_apply_impulses(clt_world_t *world, const clt_step_work_t *work, clt_problem_kind_t kind, double *dv);
+
+
+#endif

@@ -1,0 +1,231 @@
+/* Build rows, contacts (SPEC.md §0, §1): for every active contact j, with n from A to B and the
+ * witness points p_A, p_B,
+ *   normal row  n_j:  Φ̇ = n·(ṗ_B − ṗ_A)   (body B: +n at p_B, body A: −n at p_A), value Φ_j,
+ *   friction rows D_j: the same with the balanced directions d_k instead of n — 2D: ±t,
+ *   t = (−n_y, n_x); 3D: d_k = cos(2πk/m_C) t₁ + sin(2πk/m_C) t₂, (n, t₁, t₂) orthonormal.
+ * Δ_j = the scheme's bias(Φ_j) plus the restitution term below.
+ *
+ * Contact memory. Every contact that carried a normal impulse (c_n > 0) leaves an entry under its
+ * key (shape A, shape B, narrow-phase feature) with its impulses — c_n, the friction impulse
+ * Σ β_k d_k as a world vector, λ — which warm-start iterative solvers on the next step, and its
+ * restitution record. The entry is dropped when the contact leaves the active set or carries no
+ * normal impulse. The memory is part of the checkpoint state (src/dynamics/state.c).
+ *
+ * Restitution (SPEC.md §1, 003; the exact rule), for pairs with e_N > 0:
+ *   1. impact: a contact with no entry (it was not pressing on the step before) that receives
+ *      c_n > 0 in a step that began with an approaching normal velocity v_pre = nᵀv⁽ˡ⁾ < 0 records
+ *      v_pre ("pending"). That step itself is plastic: the stabilization term already acts on the
+ *      step of impact.
+ *   2. rebound: on the next step, if the contact is still active, Δ_j ← Δ_j + e_N v_pre, so the
+ *      solver asks nᵀv⁺ ≥ −e_N v_pre − (the scheme's Δ): a separating velocity of e_N |v_pre|.
+ *      The record is then "done" and stays so while the contact keeps pressing, so a resting
+ *      contact never re-triggers.
+ *   3. once the entry is dropped (separation: c_n = 0 or out of the active set) the next impact is
+ *      detected afresh. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "math/vec.h"
+#include "steppers/stepper.h"
+
+#define CLT_TWO_PI 6.283185307179586476925286766559
+
+/* sign · (row of n·ṗ) for the world point p of body i (SPEC.md §0). */
+static void point_row(const clt_world_t *world, int body, const double p[3], const double n[3], double sign,
+                      double linear[3], double angular[3]) {
+  if (body < 0) return;
+  const clt_body_state_t *s = &world->states[body];
+  double rho[3];
+  clt_v3_sub(rho, p, s->position);
+  if (world->dimension == 2) {
+    linear[0] += sign * n[0];
+    linear[1] += sign * n[1];
+    angular[0] += sign * (rho[0] * n[1] - rho[1] * n[0]);
+  } else {
+    double c[3], cb[3];
+    clt_v3_cross(c, rho, n); /* R(ρ_B × n_B) = ρ × n */
+    clt_q_rotate_inv(cb, s->orientation, c);
+    for (int k = 0; k < 3; k++) {
+      linear[k] += sign * n[k];
+      angular[k] += sign * cb[k];
+    }
+  }
+}
+
+static void contact_row(const clt_world_t *world, const clt_contact_t *c, const double dir[3], clt_row_t *row) {
+  memset(row, 0, sizeof *row);
+  row->body_a = c->body_a;
+  row->body_b = c->body_b;
+  point_row(world, c->body_a, c->point_a, dir, -1.0, row->jac.linear_a, row->jac.angular_a);
+  point_row(world, c->body_b, c->point_b, dir, 1.0, row->jac.linear_b, row->jac.angular_b);
+}
+
+static const clt_contact_memory_t *find_memory(const clt_step_work_t *w, const clt_contact_t *c) {
+  return clt_find_contact_memory(w, c->shape_a, c->shape_b, c->feature);
+}
+
+void clt_contact_tangents(const clt_world_t *world, const double n[3], double t1[3], double t2[3]) {
+  if (world->dimension == 2) {
+    clt_v3_set(t1, -n[1], n[0], 0.0);
+    clt_v3_scale(t2, t1, -1.0);
+  } else {
+    clt_v3_basis(n, t1, t2);
+  }
+}
+
+void clt_friction_direction(const clt_world_t *world, const double t1[3], const double t2[3], int k, int m,
+                            double d[3]) {
+  if (world->dimension == 2) {
+    clt_v3_copy(d, k == 0 ? t1 : t2);
+  } else {
+    double a = CLT_TWO_PI * (double)k / (double)m;
+    double ca = cos(a), sa = sin(a);
+    for (int i = 0; i < 3; i++) d[i] = ca * t1[i] + sa * t2[i];
+  }
+}
+
+clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *w, bool friction) {
+  int m = friction ? (world->dimension == 2 ? 2 : world->method.friction_directions) : 0;
+  w->friction_directions = friction ? m : 0;
+  int first = w->joint_rows;
+  int total = first + w->contact_count * (1 + m);
+  if (!clt_step_work_reserve_rows(w, total))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (%d contact rows)", total);
+  int r = first;
+  for (int j = 0; j < w->contact_count; j++) {
+    clt_contact_t *c = &w->contacts[j];
+    contact_row(world, c, c->normal, &w->rows[r]);
+    w->row_value[r] = c->distance;
+    w->row_bias[r] = 0.0;
+    r++;
+    if (m == 0) continue;
+    double t1[3], t2[3];
+    clt_contact_tangents(world, c->normal, t1, t2);
+    for (int k = 0; k < m; k++) {
+      double d[3];
+      clt_friction_direction(world, t1, t2, k, m, d);
+      contact_row(world, c, d, &w->rows[r]);
+      w->row_value[r] = 0.0;
+      w->row_bias[r] = 0.0;
+      r++;
+    }
+  }
+  w->row_count = r;
+  return CLT_OK;
+}
+
+/* Stage "contact rows": n, D at q; Δ = bias(Φ) + restitution (runs before the free-velocity
+ * stage, so the normal velocity read here is nᵀv⁽ˡ⁾). */
+clt_status_t clt_stage_contact_rows(clt_step_context_t *c) {
+  clt_step_work_t *w = c->work;
+  clt_status_t st = clt_build_contact_rows(c->world, w, true);
+  if (st != CLT_OK) return st;
+  int stride = 1 + w->friction_directions;
+  for (int j = 0; j < w->contact_count; j++) {
+    clt_contact_t *ct = &w->contacts[j];
+    int r = w->joint_rows + j * stride;
+    ct->normal_velocity = clt_row_velocity(c->world, &w->rows[r]);
+    const clt_contact_memory_t *m = ct->restitution > 0.0 ? find_memory(w, ct) : NULL;
+    ct->restitution_bias =
+        m && m->restitution_state == CLT_RESTITUTION_PENDING ? ct->restitution * m->pre_velocity : 0.0;
+    w->row_bias[r] = c->scheme->bias(&c->world->method, ct->distance, c->h) + ct->restitution_bias;
+  }
+  return CLT_OK;
+}
+
+static int memory_order(const void *pa, const void *pb) {
+  const clt_contact_memory_t *a = pa, *b = pb;
+  if (a->shape_a != b->shape_a) return a->shape_a < b->shape_a ? -1 : 1;
+  if (a->shape_b != b->shape_b) return a->shape_b < b->shape_b ? -1 : 1;
+  if (a->feature != b->feature) return a->feature < b->feature ? -1 : 1;
+  return 0;
+}
+
+/* Stage "remember": the memory for the next step from this step's impulses (rules above): contact
+ * entries into next_memory (sorted by key), joint impulses into next_joint_impulse; the commit
+ * stage makes them the state's. */
+clt_status_t clt_stage_remember(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_step_work_t *w = c->work;
+  w->next_memory_count = 0;
+  if (!clt_step_work_reserve_joint_impulses(w, world->joint_count))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (joint memory)");
+  if (world->joint_count > 0) /* a NULL buffer with 0 bytes is still undefined for memset */
+    memset(w->next_joint_impulse, 0, (size_t)world->joint_count * 6 * sizeof *w->next_joint_impulse);
+  bool solved = w->lcp_n == w->joint_rows + w->contact_count * (w->friction_directions + 2);
+  for (int i = 0; solved && i < w->joint_rows; i++)
+    w->next_joint_impulse[6 * w->joint_row_owner[i] + w->joint_row_component[i]] = w->z[i];
+  int m = w->friction_directions, blk = m + 2;
+  if (w->contact_count > w->next_report_capacity) {
+    int cap = w->next_report_capacity > 0 ? w->next_report_capacity : 16;
+    while (cap < w->contact_count) cap *= 2;
+    clt_contact_info_t *p = realloc(w->next_report, (size_t)cap * sizeof *p);
+    if (!p) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (contact report)");
+    w->next_report = p;
+    w->next_report_capacity = cap;
+  }
+  w->next_report_count = w->contact_count;
+  for (int j = 0; j < w->contact_count; j++) {
+    const clt_contact_t *ct = &w->contacts[j];
+    const double *z = w->z + w->joint_rows + j * blk;
+    clt_contact_info_t *info = &w->next_report[j];
+    memset(info, 0, sizeof *info);
+    info->body_a = ct->body_a;
+    info->body_b = ct->body_b;
+    for (int k = 0; k < 3; k++) info->point[k] = 0.5 * (ct->point_a[k] + ct->point_b[k]);
+    clt_v3_copy(info->normal, ct->normal);
+    info->distance = ct->distance;
+    if (!solved) continue;
+    info->normal_impulse = z[0];
+    clt_v3_scale(info->impulse, ct->normal, z[0]);
+    double t1[3], t2[3];
+    clt_contact_tangents(world, ct->normal, t1, t2);
+    for (int k = 0; k < m; k++) {
+      double d[3];
+      clt_friction_direction(world, t1, t2, k, m, d);
+      clt_v3_axpy(info->impulse, info->impulse, z[1 + k], d);
+    }
+  }
+  for (int j = 0; solved && j < w->contact_count; j++) {
+    const clt_contact_t *ct = &w->contacts[j];
+    const double *z = w->z + w->joint_rows + j * blk;
+    if (!(z[0] > 0.0)) continue; /* not pressing: the entry is dropped */
+    const clt_contact_memory_t *old = find_memory(w, ct);
+    clt_contact_memory_t next;
+    memset(&next, 0, sizeof next);
+    next.shape_a = ct->shape_a;
+    next.shape_b = ct->shape_b;
+    next.feature = ct->feature;
+    next.normal_impulse = z[0];
+    next.slip = z[m + 1];
+    double t1[3], t2[3];
+    clt_contact_tangents(world, ct->normal, t1, t2);
+    for (int k = 0; k < m; k++) {
+      double d[3];
+      clt_friction_direction(world, t1, t2, k, m, d);
+      clt_v3_axpy(next.tangent_impulse, next.tangent_impulse, z[1 + k], d);
+    }
+    if (ct->restitution > 0.0) {
+      if (old) { /* rule 2 */
+        next.restitution_state =
+            old->restitution_state == CLT_RESTITUTION_NONE ? CLT_RESTITUTION_NONE : CLT_RESTITUTION_DONE;
+        next.pre_velocity = old->pre_velocity;
+      } else if (ct->normal_velocity < 0.0) { /* rule 1 */
+        next.restitution_state = CLT_RESTITUTION_PENDING;
+        next.pre_velocity = ct->normal_velocity;
+      }
+    }
+    if (w->next_memory_count >= w->next_memory_capacity) {
+      int cap = w->next_memory_capacity > 0 ? 2 * w->next_memory_capacity : 16;
+      clt_contact_memory_t *p = realloc(w->next_memory, (size_t)cap * sizeof *p);
+      if (!p) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (contact memory)");
+      w->next_memory = p;
+      w->next_memory_capacity = cap;
+    }
+    w->next_memory[w->next_memory_count++] = next;
+  }
+  if (w->next_memory_count > 1)
+    qsort(w->next_memory, (size_t)w->next_memory_count, sizeof *w->next_memory, memory_order);
+  return CLT_OK;
+}

@@ -1,0 +1,220 @@
+/* The step workspace (rows.h): creation on first use, buffers that only grow, and the velocity
+ * helpers shared by the stages. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "math/vec.h"
+#include "steppers/rows.h"
+
+clt_step_work_t *clt_step_work(clt_world_t *world) {
+  if (!world->step_work) {
+    clt_step_work_t *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    clt_broadphase_init(&w->broadphase);
+    world->step_work = w;
+  }
+  return world->step_work;
+}
+
+void clt_step_work_destroy(clt_step_work_t *w) {
+  if (!w) return;
+  free(w->inv_linear);
+  free(w->inv_angular);
+  free(w->dp);
+  free(w->rows);
+  free(w->row_value);
+  free(w->row_bias);
+  free(w->row_minv);
+  free(w->joint_row_owner);
+  free(w->joint_row_component);
+  free(w->joint_impulse);
+  free(w->next_joint_impulse);
+  free(w->contacts);
+  free(w->A);
+  free(w->b);
+  free(w->z);
+  free(w->w);
+  free(w->block_start);
+  free(w->chol);
+  free(w->ipiv);
+  free(w->csr_row_ptr);
+  free(w->csr_col);
+  free(w->csr_val);
+  free(w->body_start);
+  free(w->body_list);
+  free(w->scratch);
+  clt_broadphase_destroy(&w->broadphase);
+  free(w->proxies);
+  free(w->memory);
+  free(w->next_memory);
+  free(w->report);
+  free(w->next_report);
+  free(w);
+}
+
+/* realloc to at least `needed` elements with doubling; keeps the contents. */
+static bool grow(void **p, int *capacity, int needed, size_t size) {
+  if (needed <= *capacity) return true;
+  int cap = *capacity > 0 ? *capacity : 16;
+  while (cap < needed) cap *= 2;
+  void *q = realloc(*p, (size_t)cap * size);
+  if (!q) return false;
+  *p = q;
+  *capacity = cap;
+  return true;
+}
+
+bool clt_step_work_reserve_rows(clt_step_work_t *w, int rows) {
+  if (rows <= w->row_capacity) return true;
+  int c1 = w->row_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1;
+  bool ok = grow((void **)&w->rows, &c1, rows, sizeof *w->rows) &&
+            grow((void **)&w->row_value, &c2, rows, sizeof *w->row_value) &&
+            grow((void **)&w->row_bias, &c3, rows, sizeof *w->row_bias) &&
+            grow((void **)&w->row_minv, &c4, rows, 12 * sizeof *w->row_minv) &&
+            grow((void **)&w->joint_row_owner, &c5, rows, sizeof *w->joint_row_owner) &&
+            grow((void **)&w->joint_row_component, &c6, rows, sizeof *w->joint_row_component);
+  if (ok) w->row_capacity = c1;
+  return ok;
+}
+
+bool clt_step_work_reserve_contacts(clt_step_work_t *w, int contacts) {
+  return grow((void **)&w->contacts, &w->contact_capacity, contacts, sizeof *w->contacts);
+}
+
+bool clt_step_work_reserve_problem(clt_step_work_t *w, int n, int blocks) {
+  if (n > w->lcp_capacity) {
+    int cap = w->lcp_capacity > 0 ? w->lcp_capacity : 16;
+    while (cap < n) cap *= 2;
+    double *b = realloc(w->b, (size_t)cap * sizeof *b);
+    if (b) w->b = b;
+    double *z = realloc(w->z, (size_t)cap * sizeof *z);
+    if (z) w->z = z;
+    double *ww = realloc(w->w, (size_t)cap * sizeof *ww);
+    if (ww) w->w = ww;
+    int *ipiv = realloc(w->ipiv, (size_t)cap * sizeof *ipiv);
+    if (ipiv) w->ipiv = ipiv;
+    if (!b || !z || !ww || !ipiv) return false;
+    w->lcp_capacity = cap;
+  }
+  return grow((void **)&w->block_start, &w->block_capacity, blocks + 1, sizeof *w->block_start);
+}
+
+bool clt_step_work_reserve_dense(clt_step_work_t *w, int n) {
+  if (n <= w->dense_capacity) return true;
+  int cap = w->dense_capacity > 0 ? w->dense_capacity : 16;
+  while (cap < n) cap *= 2;
+  double *A = realloc(w->A, (size_t)cap * (size_t)cap * sizeof *A);
+  if (A) w->A = A;
+  double *chol = realloc(w->chol, (size_t)cap * (size_t)cap * sizeof *chol);
+  if (chol) w->chol = chol;
+  if (!A || !chol) return false;
+  w->dense_capacity = cap;
+  return true;
+}
+
+bool clt_step_work_grow_ints(int **p, int *capacity, int needed) {
+  return grow((void **)p, capacity, needed, sizeof **p);
+}
+
+bool clt_step_work_grow_doubles(double **p, int *capacity, int needed) {
+  return grow((void **)p, capacity, needed, sizeof **p);
+}
+
+bool clt_step_work_reserve_bodies(clt_step_work_t *w, int bodies) {
+  if (bodies <= w->body_capacity) return true;
+  int c1 = w->body_capacity, c2 = c1;
+  bool ok = grow((void **)&w->inv_linear, &c1, bodies, sizeof *w->inv_linear) &&
+            grow((void **)&w->inv_angular, &c2, bodies, sizeof *w->inv_angular);
+  if (ok) w->body_capacity = c1;
+  return ok;
+}
+
+bool clt_step_work_reserve_dp(clt_step_work_t *w, int bodies) {
+  return grow((void **)&w->dp, &w->dp_capacity, 6 * bodies, sizeof *w->dp);
+}
+
+bool clt_step_work_reserve_joint_impulses(clt_step_work_t *w, int joints) {
+  int needed = 6 * joints;
+  if (needed <= w->joint_impulse_capacity) return true;
+  double *a = realloc(w->joint_impulse, (size_t)needed * sizeof *a);
+  if (a) w->joint_impulse = a;
+  double *b = realloc(w->next_joint_impulse, (size_t)needed * sizeof *b);
+  if (b) w->next_joint_impulse = b;
+  if (!a || !b) return false;
+  for (int i = w->joint_impulse_capacity; i < needed; i++) a[i] = b[i] = 0.0;
+  w->joint_impulse_capacity = needed;
+  return true;
+}
+
+static int key_compare(int a1, int b1, int f1, int a2, int b2, int f2) {
+  if (a1 != a2) return a1 < a2 ? -1 : 1;
+  if (b1 != b2) return b1 < b2 ? -1 : 1;
+  if (f1 != f2) return f1 < f2 ? -1 : 1;
+  return 0;
+}
+
+const clt_contact_memory_t *clt_find_contact_memory(const clt_step_work_t *w, int shape_a, int shape_b,
+                                                    int feature) {
+  int lo = 0, hi = w->memory_count - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    const clt_contact_memory_t *m = &w->memory[mid];
+    int c = key_compare(m->shape_a, m->shape_b, m->feature, shape_a, shape_b, feature);
+    if (c == 0) return m;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return NULL;
+}
+
+void clt_body_velocity6(const clt_world_t *world, int body, double v[6]) {
+  memset(v, 0, 6 * sizeof *v);
+  if (body < 0 || world->bodies[body].type == CLT_BODY_STATIC) return;
+  const clt_body_state_t *s = &world->states[body];
+  if (world->dimension == 2) {
+    v[0] = s->velocity[0];
+    v[1] = s->velocity[1];
+    v[3] = s->angular_velocity[0];
+  } else {
+    memcpy(v, s->velocity, 3 * sizeof *v);
+    memcpy(v + 3, s->angular_velocity, 3 * sizeof *v);
+  }
+}
+
+static double side_dot(const double linear[3], const double angular[3], const double v[6]) {
+  return linear[0] * v[0] + linear[1] * v[1] + linear[2] * v[2] + angular[0] * v[3] + angular[1] * v[4] +
+         angular[2] * v[5];
+}
+
+double clt_row_velocity(const clt_world_t *world, const clt_row_t *row) {
+  double v[6], s = 0.0;
+  if (row->body_a >= 0) {
+    clt_body_velocity6(world, row->body_a, v);
+    s += side_dot(row->jac.linear_a, row->jac.angular_a, v);
+  }
+  if (row->body_b >= 0) {
+    clt_body_velocity6(world, row->body_b, v);
+    s += side_dot(row->jac.linear_b, row->jac.angular_b, v);
+  }
+  return s;
+}
+
+int clt_world_contact_count(const clt_world_t *world) {
+  return world->step_work ? world->step_work->report_count : 0;
+}
+
+clt_status_t clt_world_get_contact(const clt_world_t *world, int index, clt_contact_info_t *out) {
+  int count = clt_world_contact_count(world);
+  if (!out || index < 0 || index >= count)
+    return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT,
+                          "get_contact: index %d out of range (the last step has %d contacts)", index, count);
+  *out = world->step_work->report[index];
+  return CLT_OK;
+}
+
+void clt_world_free_step_work(clt_world_t *world) {
+  clt_step_work_destroy(world->step_work);
+  world->step_work = NULL;
+}

@@ -1,0 +1,95 @@
+/* Failed solves and non-finite states (issue 4 acceptance; SPEC.md §2 "Residual", §7): a step whose
+ * solver misses the tolerance is reported in the diagnostics with its status and residual (policy
+ * `record`), or stops the run with CLT_ERR_SOLVER and the state of before the step (`abort`); a
+ * solver that does not apply to the friction LCP (APGD) is refused with CLT_ERR_UNSUPPORTED; a
+ * state that becomes non-finite stops with a message naming the step and the body. */
+#include <math.h>
+#include <string.h>
+
+#include "clatter/world.h"
+#include "test_util.h"
+
+static clt_world_t *box_on_plane(clt_on_unconverged_t policy, clt_solver_kind_t solver) {
+  clt_world_def_t wd = clt_default_world_def();
+  wd.time_step = 0.01;
+  wd.method.solver = solver;
+  wd.method.max_iterations = 1;
+  wd.method.tolerance = 1e-14;
+  wd.method.on_unconverged = policy;
+  clt_world_t *w = NULL;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  clt_shape_def_t plane = clt_default_shape_def(CLT_SHAPE_HALFSPACE);
+  plane.normal[2] = 1.0;
+  clt_body_def_t gd = clt_default_body_def();
+  gd.type = CLT_BODY_STATIC;
+  gd.shapes = &plane;
+  gd.shape_count = 1;
+  CHECK(clt_world_add_body(w, &gd, NULL) == CLT_OK);
+  clt_shape_def_t box = clt_default_shape_def(CLT_SHAPE_BOX);
+  box.half_extents[0] = box.half_extents[1] = box.half_extents[2] = 0.5;
+  clt_body_def_t bd = clt_default_body_def();
+  bd.position[2] = 0.5;
+  bd.shapes = &box;
+  bd.shape_count = 1;
+  bd.name = "crate";
+  CHECK(clt_world_add_body(w, &bd, NULL) == CLT_OK);
+  return w;
+}
+
+int main(void) {
+  /* record: the step goes on, the diagnostics say what happened */
+  clt_world_t *w = box_on_plane(CLT_UNCONVERGED_RECORD, CLT_SOLVER_BGS);
+  CHECK(clt_world_step(w) == CLT_OK);
+  clt_diagnostics_t d;
+  clt_world_get_diagnostics(w, &d);
+  CHECK(d.solver_status == CLT_SOLVE_MAX_ITERATIONS);
+  CHECK(d.iterations == 1);
+  CHECK(d.residual > 1e-14 && isfinite(d.residual));
+  CHECK(d.contacts == 4);
+  clt_world_destroy(w);
+
+  /* abort: CLT_ERR_SOLVER, the state of before the step */
+  w = box_on_plane(CLT_UNCONVERGED_ABORT, CLT_SOLVER_BGS);
+  uint64_t hash = clt_world_state_hash(w);
+  CHECK(clt_world_step(w) == CLT_ERR_SOLVER);
+  CHECK(strstr(clt_world_error(w), "step 1") != NULL);
+  CHECK(strstr(clt_world_error(w), "max_iterations") != NULL);
+  CHECK(clt_world_step_count(w) == 0);
+  CHECK(clt_world_state_hash(w) == hash);
+  clt_world_destroy(w);
+
+  /* a solver that does not apply (APGD needs a symmetric matrix; the friction LCP is not) */
+  w = box_on_plane(CLT_UNCONVERGED_RECORD, CLT_SOLVER_APGD);
+  CHECK(clt_world_step(w) == CLT_ERR_UNSUPPORTED);
+  CHECK(strstr(clt_world_error(w), "method.solver apgd cannot solve the step problem") != NULL);
+  CHECK(clt_world_step_count(w) == 0);
+  clt_world_destroy(w);
+
+  /* non-finite: a jointed body at 1.7e308 m/s across its joint, h = 10 s: the position overflows;
+   * the step names the step and the body and keeps the state of before */
+  clt_world_def_t wd = clt_default_world_def();
+  wd.time_step = 10.0;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  clt_body_def_t bd = clt_default_body_def();
+  bd.mass = 1.0;
+  bd.inertia[0] = bd.inertia[1] = bd.inertia[2] = 1.0;
+  bd.position[0] = 1.0;
+  bd.velocity[1] = 1.7e308;
+  bd.name = "comet";
+  clt_body_id_t id;
+  CHECK(clt_world_add_body(w, &bd, &id) == CLT_OK);
+  clt_joint_def_t jd = clt_default_joint_def(CLT_JOINT_DISTANCE);
+  jd.body_a = id;
+  CHECK(clt_world_add_joint(w, &jd, NULL) == CLT_OK);
+  clt_status_t st = CLT_OK;
+  for (int n = 0; n < 3 && st == CLT_OK; n++) st = clt_world_step(w);
+  CHECK(st == CLT_ERR_NUMERICAL);
+  CHECK(strstr(clt_world_error(w), "body 'comet'") != NULL);
+  CHECK(strstr(clt_world_error(w), "step 1:") != NULL);
+  CHECK(clt_world_step_count(w) == 0);
+  clt_body_state_t s;
+  clt_body_get_state(w, id, &s);
+  CHECK(isfinite(s.position[0]) && isfinite(s.velocity[1]));
+  clt_world_destroy(w);
+  return clt_test_finish();
+}
