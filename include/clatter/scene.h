@@ -35,6 +35,7 @@ typedef struct clt_scene_output_t {
   bool velocities;        /* linear and angular velocities */
   bool diagnostics;       /* /diagnostics in the HDF5 file */
   bool csv;               /* OUT.csv beside OUT.h5 */
+  bool contacts;          /* /contacts (points and forces) at each trajectory frame */
 } clt_scene_output_t;
 
 /* Reads and validates a scene from JSON text. `source` names it in messages (e.g. the file

@@ -82,6 +82,32 @@ static double column_value(const clt_diagnostics_t *d, int column) {
 
 enum { TRAJ_STEP, TRAJ_TIME, TRAJ_POSITION, TRAJ_ORIENTATION, TRAJ_VELOCITY, TRAJ_ANGULAR, TRAJ_COUNT };
 
+/* /contacts datasets: two per frame (first, count), the others per contact row. */
+enum {
+  CONT_FIRST,
+  CONT_COUNT,
+  CONT_POINT,
+  CONT_BODY_A,
+  CONT_BODY_B,
+  CONT_NORMAL,
+  CONT_DISTANCE,
+  CONT_NORMAL_FORCE,
+  CONT_FORCE,
+  CONT_DATASETS
+};
+static const char *const cont_names[CONT_DATASETS] = {
+    "first", "count", "point", "body_a", "body_b", "normal", "distance", "normal_force", "force"};
+/* Buffered contact rows before a flush (about 6 MB). */
+#define CONT_BUFFER_ROWS 65536
+
+/* Buffered contact rows (one per active contact of a recorded frame). */
+typedef struct contact_rows_t {
+  double *point, *normal, *force; /* 3 per row */
+  double *distance, *normal_force;
+  int32_t *body_a, *body_b;
+  int rows, capacity;
+} contact_rows_t;
+
 struct clt_output_t {
   char *path;
   char *tmp_path;
@@ -103,6 +129,14 @@ struct clt_output_t {
   double *traj_buffer[TRAJ_COUNT];
   int traj_capacity;
   int traj_rows;
+  /* contacts (only with the trajectory: rows are indexed by frame) */
+  bool contacts;
+  double time_step;
+  hid_t cont[CONT_DATASETS];
+  int64_t *cont_first; /* per buffered frame, traj_capacity each */
+  int64_t *cont_count;
+  contact_rows_t cont_rows;
+  int64_t contact_total; /* contact rows written + buffered */
   int64_t checkpoint_step;
   int64_t last_step;
   double last_time;
@@ -362,6 +396,19 @@ static void output_free(clt_output_t *out) {
     if (out->traj[i] > 0) H5Dclose(out->traj[i]);
     free(out->traj_buffer[i]);
   }
+  for (int i = 0; i < CONT_DATASETS; i++) {
+    if (out->cont[i] > 0) H5Dclose(out->cont[i]);
+  }
+  contact_rows_t *c = &out->cont_rows;
+  free(c->point);
+  free(c->normal);
+  free(c->force);
+  free(c->distance);
+  free(c->normal_force);
+  free(c->body_a);
+  free(c->body_b);
+  free(out->cont_first);
+  free(out->cont_count);
   if (out->file > 0) H5Fclose(out->file);
   if (out->csv) fclose(out->csv);
   free(out->diag_buffer);
@@ -378,9 +425,12 @@ static clt_output_t *output_alloc(const char *path, const clt_scene_t *scene) {
   if (!out) return NULL;
   for (int i = 0; i < COLUMN_COUNT; i++) out->diag[i] = -1;
   for (int i = 0; i < TRAJ_COUNT; i++) out->traj[i] = -1;
+  for (int i = 0; i < CONT_DATASETS; i++) out->cont[i] = -1;
   out->file = -1;
   out->checkpoint_step = -1;
   out->options = *clt_scene_output(scene);
+  out->contacts = out->options.contacts && out->options.trajectory;
+  out->time_step = clt_scene_time_step(scene);
   out->dimension = clt_scene_dimension(scene);
   char csv[4096];
   clt_output_csv_path(path, csv, sizeof csv);
@@ -415,6 +465,32 @@ static bool setup_bodies(clt_output_t *out, const clt_world_t *world) {
     out->traj_buffer[i] = malloc(sizeof(double) * (size_t)widths[i] * (size_t)out->traj_capacity);
     if (!out->traj_buffer[i]) return false;
   }
+  out->cont_first = malloc(sizeof(int64_t) * (size_t)out->traj_capacity);
+  out->cont_count = malloc(sizeof(int64_t) * (size_t)out->traj_capacity);
+  return out->cont_first && out->cont_count;
+}
+
+/* Room for `more` further buffered contact rows. */
+static bool contact_rows_reserve(contact_rows_t *c, int more) {
+  if (c->rows + more <= c->capacity) return true;
+  int cap = c->capacity > 0 ? c->capacity : 64;
+  while (cap < c->rows + more) cap *= 2;
+  double *point = realloc(c->point, sizeof(double) * 3 * (size_t)cap);
+  if (point) c->point = point;
+  double *normal = realloc(c->normal, sizeof(double) * 3 * (size_t)cap);
+  if (normal) c->normal = normal;
+  double *force = realloc(c->force, sizeof(double) * 3 * (size_t)cap);
+  if (force) c->force = force;
+  double *distance = realloc(c->distance, sizeof(double) * (size_t)cap);
+  if (distance) c->distance = distance;
+  double *normal_force = realloc(c->normal_force, sizeof(double) * (size_t)cap);
+  if (normal_force) c->normal_force = normal_force;
+  int32_t *body_a = realloc(c->body_a, sizeof(int32_t) * (size_t)cap);
+  if (body_a) c->body_a = body_a;
+  int32_t *body_b = realloc(c->body_b, sizeof(int32_t) * (size_t)cap);
+  if (body_b) c->body_b = body_b;
+  if (!point || !normal || !force || !distance || !normal_force || !body_a || !body_b) return false;
+  c->capacity = cap;
   return true;
 }
 
@@ -460,6 +536,32 @@ static bool open_series(clt_output_t *out, bool create) {
         out->traj[k] = create_table(g, name, H5T_IEEE_F64LE, rank, inner, chunk);
       }
       if (out->traj[k] < 0) {
+        H5Gclose(g);
+        return false;
+      }
+    }
+    H5Gclose(g);
+  }
+  if (out->contacts && !create && H5Lexists(file, "contacts", H5P_DEFAULT) <= 0) {
+    /* A run file written before /contacts existed: continue it without. */
+    out->contacts = false;
+  }
+  if (out->contacts) {
+    hid_t g = create ? create_group(file, "contacts") : H5Gopen2(file, "contacts", H5P_DEFAULT);
+    if (g < 0) return false;
+    for (int k = 0; k < CONT_DATASETS; k++) {
+      hsize_t three = 3;
+      bool vector = k == CONT_POINT || k == CONT_NORMAL || k == CONT_FORCE;
+      hid_t type = k == CONT_FIRST || k == CONT_COUNT     ? H5T_STD_I64LE
+                   : k == CONT_BODY_A || k == CONT_BODY_B ? H5T_STD_I32LE
+                                                          : H5T_IEEE_F64LE;
+      if (!create) {
+        out->cont[k] = H5Dopen2(g, cont_names[k], H5P_DEFAULT);
+      } else {
+        out->cont[k] = create_table(g, cont_names[k], type, vector ? 1 : 0, &three,
+                                    k == CONT_FIRST || k == CONT_COUNT ? 1024 : 4096);
+      }
+      if (out->cont[k] < 0) {
         H5Gclose(g);
         return false;
       }
@@ -673,6 +775,22 @@ static bool flush_buffers(clt_output_t *out) {
       if (!traj_enabled(out, k)) continue;
       ok = append_rows(out->traj[k], H5T_NATIVE_DOUBLE, (hsize_t)out->traj_rows, out->traj_buffer[k]) >= 0;
     }
+    /* The contacts of the same frames, so /contacts/first and count always have as many rows as
+     * /trajectory/step on disk. */
+    if (out->contacts) {
+      contact_rows_t *c = &out->cont_rows;
+      hsize_t n = (hsize_t)c->rows, f = (hsize_t)out->traj_rows;
+      ok = ok && append_rows(out->cont[CONT_POINT], H5T_NATIVE_DOUBLE, n, c->point) >= 0;
+      ok = ok && append_rows(out->cont[CONT_BODY_A], H5T_NATIVE_INT32, n, c->body_a) >= 0;
+      ok = ok && append_rows(out->cont[CONT_BODY_B], H5T_NATIVE_INT32, n, c->body_b) >= 0;
+      ok = ok && append_rows(out->cont[CONT_NORMAL], H5T_NATIVE_DOUBLE, n, c->normal) >= 0;
+      ok = ok && append_rows(out->cont[CONT_DISTANCE], H5T_NATIVE_DOUBLE, n, c->distance) >= 0;
+      ok = ok && append_rows(out->cont[CONT_NORMAL_FORCE], H5T_NATIVE_DOUBLE, n, c->normal_force) >= 0;
+      ok = ok && append_rows(out->cont[CONT_FORCE], H5T_NATIVE_DOUBLE, n, c->force) >= 0;
+      ok = ok && append_rows(out->cont[CONT_FIRST], H5T_NATIVE_INT64, f, out->cont_first) >= 0;
+      ok = ok && append_rows(out->cont[CONT_COUNT], H5T_NATIVE_INT64, f, out->cont_count) >= 0;
+      c->rows = 0;
+    }
     out->traj_rows = 0;
   }
   if (ok && out->csv) ok = fflush(out->csv) == 0;
@@ -717,6 +835,34 @@ static bool record_row(clt_output_t *out, const clt_world_t *world) {
   return true;
 }
 
+/* The active contacts of the step that produced frame r of the buffer (docs/output-format.md
+ * /contacts): forces are the step's impulses over h. */
+static bool record_contacts(clt_output_t *out, const clt_world_t *world, int r) {
+  int n = clt_world_contact_count(world);
+  contact_rows_t *c = &out->cont_rows;
+  if (n < 0 || !contact_rows_reserve(c, n)) return false;
+  out->cont_first[r] = out->contact_total;
+  out->cont_count[r] = n;
+  double h = out->time_step;
+  for (int i = 0; i < n; i++) {
+    clt_contact_info_t info;
+    if (clt_world_get_contact(world, i, &info) != CLT_OK) return false;
+    int row = c->rows + i;
+    for (int k = 0; k < 3; k++) {
+      c->point[3 * row + k] = info.point[k];
+      c->normal[3 * row + k] = info.normal[k];
+      c->force[3 * row + k] = info.impulse[k] / h;
+    }
+    c->distance[row] = info.distance;
+    c->normal_force[row] = info.normal_impulse / h;
+    c->body_a[row] = info.body_a;
+    c->body_b[row] = info.body_b;
+  }
+  c->rows += n;
+  out->contact_total += n;
+  return true;
+}
+
 static bool record_frame(clt_output_t *out, const clt_world_t *world) {
   if (!out->options.trajectory) return true;
   int r = out->traj_rows, n = out->body_count;
@@ -742,8 +888,11 @@ static bool record_frame(clt_output_t *out, const clt_world_t *world) {
       ang[i] = s.angular_velocity[0];
     }
   }
+  if (out->contacts && !record_contacts(out, world, r)) return false;
   out->traj_rows++;
-  if (out->traj_rows == out->traj_capacity) return flush_buffers(out);
+  if (out->traj_rows == out->traj_capacity || out->cont_rows.rows >= CONT_BUFFER_ROWS) {
+    return flush_buffers(out);
+  }
   return true;
 }
 
@@ -883,6 +1032,10 @@ void clt_output_discard(clt_output_t *out) {
     if (out->traj[i] > 0) H5Dclose(out->traj[i]);
     out->traj[i] = -1;
   }
+  for (int i = 0; i < CONT_DATASETS; i++) {
+    if (out->cont[i] > 0) H5Dclose(out->cont[i]);
+    out->cont[i] = -1;
+  }
   if (out->file >= 0) H5Fclose(out->file);
   out->file = -1;
   silence_end(quiet);
@@ -1001,6 +1154,36 @@ static int64_t count_rows_upto(hid_t dset, int64_t last_step) {
   return keep;
 }
 
+/* Cuts /contacts back to its first `frames` frames: the contact rows those frames own. */
+static bool truncate_contacts(clt_output_t *out, int64_t frames) {
+  int64_t rows = 0;
+  hsize_t have = table_rows(out->cont[CONT_POINT]);
+  hsize_t kept_frames = (hsize_t)frames;
+  if (table_rows(out->cont[CONT_FIRST]) < kept_frames || table_rows(out->cont[CONT_COUNT]) < kept_frames) return false;
+  if (frames > 0) {
+    int64_t first = 0, count = 0;
+    hsize_t start = (hsize_t)frames - 1, one = 1;
+    for (int k = CONT_FIRST; k <= CONT_COUNT; k++) {
+      hid_t space = H5Dget_space(out->cont[k]);
+      hid_t mem = H5Screate_simple(1, &one, NULL);
+      H5Sselect_hyperslab(space, H5S_SELECT_SET, &start, NULL, &one, NULL);
+      int64_t *value = k == CONT_FIRST ? &first : &count;
+      herr_t r = H5Dread(out->cont[k], H5T_NATIVE_INT64, mem, space, H5P_DEFAULT, value);
+      H5Sclose(mem);
+      H5Sclose(space);
+      if (r < 0) return false;
+    }
+    rows = first + count;
+    if (first < 0 || count < 0 || (hsize_t)rows > have) return false;
+  }
+  for (int k = 0; k < CONT_DATASETS; k++) {
+    hsize_t keep = k == CONT_FIRST || k == CONT_COUNT ? (hsize_t)frames : (hsize_t)rows;
+    if (table_rows(out->cont[k]) < keep || truncate_rows(out->cont[k], keep) < 0) return false;
+  }
+  out->contact_total = rows;
+  return true;
+}
+
 clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
                                clt_world_t **world_out, clt_output_t **result, char *message,
                                size_t message_size) {
@@ -1093,6 +1276,10 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
       if (traj_enabled(out, k) && truncate_rows(out->traj[k], (hsize_t)keep) < 0) keep = -1;
     }
     if (keep < 0) status = CLT_ERR_FORMAT;
+    if (status == CLT_OK && out->contacts && !truncate_contacts(out, keep)) {
+      set_message(message, message_size, "%s: damaged /contacts%s", path, NULL);
+      status = CLT_ERR_FORMAT;
+    }
   }
   if (status == CLT_OK && out->options.diagnostics) {
     int64_t keep = count_rows_upto(out->diag[0], step);

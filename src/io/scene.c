@@ -1320,7 +1320,8 @@ static bool read_force(ctx_t *ctx, const cJSON *f, int index) {
 static bool read_output(ctx_t *ctx, const cJSON *o) {
   clt_scene_t *scene = ctx->scene;
   static const char *const keys[] = {
-      "path", "interval", "interval_steps", "trajectory", "velocities", "diagnostics", "csv", NULL};
+      "path", "interval", "interval_steps", "trajectory", "velocities", "diagnostics", "csv", "contacts",
+      NULL};
   const char *p = "output";
   if (!expect_object(ctx, o, p) || !check_keys(ctx, o, p, keys, "output")) return false;
   const char *path = NULL;
@@ -1353,6 +1354,7 @@ static bool read_output(ctx_t *ctx, const cJSON *o) {
   if (!read_bool(ctx, o, p, "velocities", &scene->output.velocities)) return false;
   if (!read_bool(ctx, o, p, "diagnostics", &scene->output.diagnostics)) return false;
   if (!read_bool(ctx, o, p, "csv", &scene->output.csv)) return false;
+  if (!read_bool(ctx, o, p, "contacts", &scene->output.contacts)) return false;
   return true;
 }
 
@@ -1509,6 +1511,7 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
   scene->output.velocities = true;
   scene->output.diagnostics = true;
   scene->output.csv = true;
+  scene->output.contacts = true;
   const cJSON *output = get(root, "output");
   if (output && !read_output(ctx, output)) return false;
   if (!scene->output_path) scene->output_path = dup_string("");

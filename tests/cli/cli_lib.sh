@@ -27,7 +27,9 @@ same_data() { # a.h5 b.h5
   local a=$1 b=$2 ok=0 d
   for d in /trajectory/step /trajectory/time /trajectory/position /trajectory/orientation \
            /trajectory/angle /trajectory/velocity /trajectory/angular_velocity /scene /bodies/mass \
-           /bodies/inertia /shapes/type; do
+           /bodies/inertia /shapes/type /contacts/first /contacts/count /contacts/point \
+           /contacts/body_a /contacts/body_b /contacts/normal /contacts/distance \
+           /contacts/normal_force /contacts/force; do
     if h5ls "$a$d" >/dev/null 2>&1; then
       h5diff -q "$a" "$b" "$d" "$d" >/dev/null 2>&1 || { echo "  $d differs"; ok=1; }
     fi

@@ -6,8 +6,8 @@
 # error (exit status 2).
 source "$CLATTER_SOURCE_DIR/tests/viz/viz_lib.sh"
 cd "$tmp"
-run_ok "$CLATTER_BIN" run "$viz_dir/shapes3d.json" -o s3.h5 --quiet
-run_ok "$CLATTER_BIN" run "$viz_dir/shapes2d.json" -o s2.h5 --quiet
+run_ok "$CLATTER_BIN" run "$viz_dir/shapes3d.json" -o s3.h5 --quiet --set output.contacts=false
+run_ok "$CLATTER_BIN" run "$viz_dir/shapes2d.json" -o s2.h5 --quiet --set output.contacts=false
 "$PY" - <<'PY' || exit 1
 import h5py, numpy as np, shutil
 def add_contacts(path, per_frame, damaged=False):
