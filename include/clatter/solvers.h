@@ -103,6 +103,16 @@ clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
                            const clt_solver_options_t *options, double *z, double *w,
                            clt_solve_result_t *result);
 
+/* Polishes an approximate LCP solution z (start and answer) by at most options->max_iterations
+ * active-set semismooth Newton steps (minimum-norm least-squares steps on the rows picked by
+ * min(z, w); dense linear algebra, needs M; src/solvers/lemke.c). For degenerate problems such as
+ * the step LCP of stacked boxes, after Lemke ended on a ray or an inaccurate basis, or after an
+ * iterative solver. The best iterate is returned; status CLT_SOLVE_SOLVED only if its residual
+ * (as above) meets options->tolerance, else CLT_SOLVE_MAX_ITERATIONS. iterations = Newton steps.
+ * w (may be NULL) receives M z + q. */
+clt_status_t clt_lcp_polish(const clt_lcp_t *problem, const clt_solver_options_t *options,
+                            double *z, double *w, clt_solve_result_t *result);
+
 /* Scaled residual of z as defined above. */
 double clt_lcp_residual(const clt_lcp_t *problem, const double *z);
 

@@ -59,6 +59,14 @@ clt_solver_status_t lcp_lemke_dense(lcp_lemke_work_t *work, int n, const double 
                                     int max_pivots, double polish_tolerance, double *z, int *pivots,
                                     char *message, size_t message_size);
 
+/* Active-set semismooth Newton polish of z for the dense problem (M row-major n×n, the first nf
+ * variables free), at most `iterations` steps, stopping when the scaled residual is ≤ tolerance.
+ * z: start and answer (the best iterate seen); w receives M z + q; *steps (may be NULL) the Newton
+ * steps taken. Returns the scaled residual of the answer (INFINITY when out of memory: z
+ * unchanged). */
+double lcp_newton_polish(int n, int nf, const double *M, const double *q, int iterations,
+                         double tolerance, double *z, double *w, int *steps);
+
 /* Solvers (one file each); same contract as clt_lcp_solve, arguments already validated. */
 clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, double *z,
                              double *w, clt_solve_result_t *r);

@@ -9,6 +9,13 @@
  * include z₀'s row let z₀ leave at once (the solution is then reached). No blocking row means a
  * secondary ray: reported as CLT_SOLVE_RAY, never as a solution.
  *
+ * Degenerate problems in floating point (docs/stepping.md "Degenerate contact sets"): a pivot
+ * element must stand well above its own round-off level (pivot_noise), entries of q within
+ * 0.1·tolerance of zero are exact zeros for the pivoting, and an answer that misses the
+ * tolerance on a complementary basis is refreshed from an LU of the basis and then polished by
+ * active-set Newton steps (lcp_newton_polish, also public as clt_lcp_polish). Every answer is
+ * verified on the original data.
+ *
  * Mixed LCPs: the free variables are eliminated by a Schur complement of the free block (LU,
  * condition checked), Lemke runs on the reduced problem, and the free part is recovered. */
 #include <float.h>
@@ -25,6 +32,8 @@ struct lcp_lemke_work_t {
   double *mt;   /* Mᵀ row-major, so column j of M is contiguous */
   double *xb;   /* values of the basic variables, B⁻¹ q */
   double *d;    /* the entering column of the tableau */
+  double *qs;   /* q with round-off-sized entries snapped to zero */
+  double *cand_values; /* scratch of the final refresh */
   double *lu;   /* refactorization */
   double *work; /* dgetri work */
   int lwork;
@@ -40,7 +49,7 @@ lcp_lemke_work_t *lcp_lemke_work_create(int capacity) {
   size_t n = (size_t)capacity, m = 2 * n + 1;
   size_t lwork = 64 * n;
   /* One allocation for everything: small problems are dominated by set-up costs. */
-  size_t doubles = n * m + 2 * n * n + 2 * n + lwork;
+  size_t doubles = n * m + 2 * n * n + 4 * n + lwork;
   size_t ints = n + m + n + n + m;
   size_t bytes = sizeof(lcp_lemke_work_t) + sizeof(double) * doubles + sizeof(int) * ints;
   lcp_lemke_work_t *w = malloc(bytes);
@@ -53,6 +62,8 @@ lcp_lemke_work_t *lcp_lemke_work_create(int capacity) {
   w->lu = dp, dp += n * n;
   w->xb = dp, dp += n;
   w->d = dp, dp += n;
+  w->qs = dp, dp += n;
+  w->cand_values = dp, dp += n;
   w->work = dp, dp += lwork;
   int *ip = (int *)(void *)dp;
   w->basis = ip, ip += n;
@@ -65,12 +76,17 @@ lcp_lemke_work_t *lcp_lemke_work_create(int capacity) {
 
 void lcp_lemke_work_destroy(lcp_lemke_work_t *w) { free(w); }
 
+
 /* Accuracy check period (a refactorization follows only when the basis has drifted). */
 static int refactor_period(int n) { return n > 32 ? n : 32; }
 
 #define TAB(w, n, i, v) ((w)->tab[(size_t)(i) * (size_t)(2 * (n) + 1) + (size_t)(v)])
 
 #define LEMKE_CANCEL 1e-13
+/* A pivot element must exceed this many times its round-off level (pivot_noise). */
+#define LEMKE_PIVOT_NOISE 1e7
+/* Newton steps of the polish after an inexact or failed pivoting run. */
+#define LEMKE_POLISH_STEPS 12
 
 /* Product-form (rank-one) update of the tableau and x_B for the pivot on row r, entering column
  * d. Only the nonzero entries of the pivot row and column are touched: exact zeros of
@@ -163,6 +179,32 @@ static bool refactor(lcp_lemke_work_t *w, int n, const double *q) {
   return true;
 }
 
+/* x_B = B⁻¹ q afresh from an LU factorization of the basis (O(n³/3), against O(n³) for the full
+ * tableau of refactor): the end-of-run accuracy refresh. Returns false if B is singular. */
+static bool refresh_xb(lcp_lemke_work_t *w, int n, const double *q, double *xb) {
+  double *b = w->lu;
+  memset(b, 0, sizeof(double) * (size_t)n * (size_t)n);
+  for (int r = 0; r < n; r++) { /* column-major B: column r is the basic variable's column */
+    int v = w->basis[r];
+    double *col = b + (size_t)r * (size_t)n;
+    if (v < n) {
+      col[v] = 1.0;
+    } else if (v < 2 * n) {
+      const double *mc = w->mt + (size_t)(v - n) * (size_t)n;
+      for (int i = 0; i < n; i++) col[i] = -mc[i];
+    } else {
+      for (int i = 0; i < n; i++) col[i] = -1.0;
+    }
+  }
+  int info = 0, one = 1;
+  dgetrf_(&n, &n, b, &n, w->ipiv, &info);
+  if (info != 0) return false;
+  memcpy(xb, q, sizeof(double) * (size_t)n);
+  const char trans = 'N';
+  dgetrs_(&trans, &n, &one, b, &n, w->ipiv, xb, &n, &info);
+  return info == 0;
+}
+
 /* ‖B x_B − q‖∞: how far the updated tableau has drifted. O(n²) like one pivot. */
 static double basis_drift(const lcp_lemke_work_t *w, int n, const double *q) {
   double *r = w->d; /* scratch: d is reloaded at the next pivot */
@@ -195,9 +237,25 @@ static void snap_zeros(lcp_lemke_work_t *w, int n, double qnorm) {
     if (fabs(w->xb[i]) <= tol) w->xb[i] = 0.0;
 }
 
-/* Lexicographic minimum-ratio test on the rows of [x_B, B⁻¹] / d_i. Returns the leaving row, or
- * −1 on a secondary ray. */
-static int ratio_test(lcp_lemke_work_t *w, int n, int z0) {
+/* Round-off level of d_i = (B⁻¹ a)_i for the entering column a: ε Σ_k |B⁻¹_ik| |a_k|. A pivot
+ * element not well above it is an exact zero blurred by round-off (the entering column lies in
+ * the span of basic columns, as with the dependent normal rows of a 4-point contact manifold);
+ * pivoting on it makes the basis numerically singular. */
+static double pivot_noise(const lcp_lemke_work_t *w, int n, int i, int entering) {
+  const double *binv = w->tab + (size_t)i * (size_t)(2 * n + 1);
+  double s = 0.0;
+  if (entering < n) {
+    s = fabs(binv[entering]);
+  } else if (entering < 2 * n) {
+    const double *col = w->mt + (size_t)(entering - n) * (size_t)n;
+    for (int k = 0; k < n; k++) s += fabs(binv[k]) * fabs(col[k]);
+  } else {
+    for (int k = 0; k < n; k++) s += fabs(binv[k]);
+  }
+  return LEMKE_PIVOT_NOISE * DBL_EPSILON * s;
+}
+
+static int ratio_test(lcp_lemke_work_t *w, int n, int z0, int entering) {
   const double *d = w->d, *xb = w->xb;
   int *cand = w->cand;
   double dmax = 0.0, xs = 0.0;
@@ -212,7 +270,7 @@ static int ratio_test(lcp_lemke_work_t *w, int n, int z0) {
   double theta = INFINITY;
   int count = 0;
   for (int i = 0; i < n; i++) {
-    if (d[i] > dtol) {
+    if (d[i] > dtol && d[i] > pivot_noise(w, n, i, entering)) {
       double x = xb[i] > 0.0 ? xb[i] : 0.0;
       double ratio = x / d[i];
       if (ratio < theta) theta = ratio;
@@ -286,6 +344,12 @@ clt_solver_status_t lcp_lemke_dense(lcp_lemke_work_t *w, int n, const double *M,
                                     char *message, size_t message_size) {
   *pivots = 0;
   if (message && message_size) message[0] = '\0';
+  const double *q_in = q;
+  {
+    double qn = lcp_norm_inf(n, q_in), snap = polish_tolerance * (1.0 + qn);
+    for (int i = 0; i < n; i++) w->qs[i] = fabs(q_in[i]) <= snap ? 0.0 : q_in[i];
+    q = w->qs;
+  }
   int r = 0;
   for (int i = 1; i < n; i++)
     if (q[i] <= q[r]) r = i; /* ties: the largest index is the lexicographic minimum of (q, I) */
@@ -326,7 +390,7 @@ clt_solver_status_t lcp_lemke_dense(lcp_lemke_work_t *w, int n, const double *M,
   clt_solver_status_t status = CLT_SOLVE_MAX_ITERATIONS;
   while (*pivots < max_pivots) {
     for (int i = 0; i < n; i++) w->d[i] = TAB(w, n, i, entering);
-    int row = ratio_test(w, n, z0);
+    int row = ratio_test(w, n, z0, entering);
     if (row < 0) {
       status = CLT_SOLVE_RAY;
       if (message)
@@ -358,9 +422,13 @@ clt_solver_status_t lcp_lemke_dense(lcp_lemke_work_t *w, int n, const double *M,
     /* Polish: the updated tableau carries round-off from every pivot; recompute it once from
      * the final basis when the answer misses the requested accuracy. */
     double res = dense_residual(n, M, q, z);
-    if (res > polish_tolerance * (1.0 + qnorm) && refactor(w, n, q)) {
-      double *z2 = w->d;
-      extract_z(w, n, z2);
+    double *xb2 = w->d, *z2 = w->cand_values;
+    if (res > polish_tolerance * (1.0 + qnorm) && refresh_xb(w, n, q, xb2)) {
+      for (int j = 0; j < n; j++) {
+        int r = w->pos[n + j];
+        double v = r >= 0 ? xb2[r] : 0.0;
+        z2[j] = v > 0.0 ? v : 0.0;
+      }
       if (dense_residual(n, M, q, z2) < res) memcpy(z, z2, sizeof(double) * (size_t)n);
     }
   }
@@ -516,7 +584,28 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
   r->iterations = pivots;
   r->residual_abs = lcp_residual_abs(n, p->free_count, z, wv);
   r->residual = r->residual_abs / (1.0 + lcp_norm_inf(n, p->q));
-  if (st == CLT_SOLVE_SOLVED && !(r->residual <= o->tolerance)) {
+  bool complementary = st == CLT_SOLVE_SOLVED;
+  if (complementary && !(r->residual <= o->tolerance) && p->free_count < n) {
+    /* A complementary basis whose answer misses the tolerance: floating-point trouble on a
+     * degenerate problem (docs/stepping.md "Degenerate contact sets"). Polish it by active-set
+     * Newton steps; a solution only if the residual then meets the tolerance. (A ray or the
+     * pivot limit stays what it is: the caller decides what to do about it.) */
+    double *zp = malloc(sizeof(double) * (size_t)n), *wp = malloc(sizeof(double) * (size_t)n);
+    if (zp && wp) {
+      memcpy(zp, z, sizeof(double) * (size_t)n);
+      double res =
+          lcp_newton_polish(n, p->free_count, M, p->q, LEMKE_POLISH_STEPS, o->tolerance, zp, wp, NULL);
+      if (res < r->residual) { /* adopted when better */
+        memcpy(z, zp, sizeof(double) * (size_t)n);
+        memcpy(wv, wp, sizeof(double) * (size_t)n);
+        r->residual_abs = lcp_residual_abs(n, p->free_count, z, wv);
+        r->residual = r->residual_abs / (1.0 + lcp_norm_inf(n, p->q));
+      }
+    }
+    free(zp);
+    free(wp);
+  }
+  if (complementary && !(r->residual <= o->tolerance)) {
     st = CLT_SOLVE_ERROR;
     lcp_set_message(r,
                     "lemke ended on a complementary basis but the residual %.3g exceeds the "
@@ -528,5 +617,139 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
   free(Mcopy);
   free(wbuf);
   lcp_lemke_work_destroy(lw);
+  return CLT_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Active-set Newton polish (docs/stepping.md "Degenerate contact sets").
+ *
+ * The complementarity function Φ(z) = min(z, M z + q) (free rows: M z + q) is piecewise linear;
+ * a semismooth Newton step with the piece picked at the current point is: z_i = 0 for every
+ * i ≥ free_count with z_i ≤ w_i (the set I), and for the others (J) the equations w_J = 0, i.e.
+ * M_JJ z_J = −q_J. On degenerate problems (dependent contact rows) M_JJ is singular but the
+ * system is consistent near a solution: the step is the minimum-norm correction δ of
+ * min ‖M_JJ δ − r‖, r = −(M_JJ z_J + q_J), by LAPACK's SVD least squares (dgelsd) with a relative
+ * singular-value cutoff, so the iterate moves as little as the equations allow. The residual is
+ * evaluated on the given problem; the best iterate is kept. No regularization enters the
+ * equations: an answer is accepted only by the residual of solvers.h. */
+void dgelsd_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b,
+             const int *ldb, double *s, const double *rcond, int *rank, double *work,
+             const int *lwork, int *iwork, int *info);
+
+#define POLISH_RCOND 1e-13
+
+double lcp_newton_polish(int n, int nf, const double *M, const double *q, int iterations,
+                         double tolerance, double *z, double *w, int *steps) {
+  if (steps) *steps = 0;
+  double scale = 1.0 + lcp_norm_inf(n, q);
+  double *zb = malloc(sizeof(double) * (size_t)n);
+  double *a = malloc(sizeof(double) * (size_t)n * (size_t)n);
+  double *r = malloc(sizeof(double) * (size_t)n);
+  double *sv = malloc(sizeof(double) * (size_t)n);
+  int *J = malloc(sizeof(int) * (size_t)n);
+  double *work = NULL;
+  int *iwork = NULL;
+  double best = INFINITY;
+  if (!zb || !a || !r || !sv || !J) goto done;
+  for (int i = 0; i < n; i++) w[i] = lcp_dot(M + (size_t)i * (size_t)n, z, n) + q[i];
+  best = lcp_residual_abs(n, nf, z, w) / scale;
+  memcpy(zb, z, sizeof(double) * (size_t)n);
+  for (int it = 0; it < iterations && !(best <= tolerance); it++) {
+    int nj = 0;
+    for (int i = 0; i < n; i++) {
+      if (i >= nf && z[i] <= w[i]) {
+        z[i] = 0.0;
+      } else {
+        J[nj++] = i;
+      }
+    }
+    if (nj == 0) break;
+    /* column-major M_JJ and r = −(M z + q)_J with z_I = 0 */
+    for (int c = 0; c < nj; c++)
+      for (int rr = 0; rr < nj; rr++)
+        a[(size_t)c * (size_t)nj + (size_t)rr] = M[(size_t)J[rr] * (size_t)n + (size_t)J[c]];
+    for (int rr = 0; rr < nj; rr++) r[rr] = -(lcp_dot(M + (size_t)J[rr] * (size_t)n, z, n) + q[J[rr]]);
+    int one = 1, rank = 0, info = 0, lwork = -1, liwork;
+    double wq = 0.0, rcond = POLISH_RCOND;
+    int iwq = 0;
+    dgelsd_(&nj, &nj, &one, a, &nj, r, &nj, sv, &rcond, &rank, &wq, &lwork, &iwq, &info);
+    if (info != 0) break;
+    lwork = (int)wq + 1;
+    liwork = iwq > 1 ? iwq : 1;
+    free(work);
+    free(iwork);
+    work = malloc(sizeof(double) * (size_t)lwork);
+    iwork = malloc(sizeof(int) * (size_t)liwork + sizeof(int) * 64 * (size_t)nj);
+    if (!work || !iwork) break;
+    dgelsd_(&nj, &nj, &one, a, &nj, r, &nj, sv, &rcond, &rank, work, &lwork, iwork, &info);
+    if (info != 0) break;
+    for (int c = 0; c < nj; c++) z[J[c]] += r[c];
+    if (steps) (*steps)++;
+    for (int i = 0; i < n; i++) w[i] = lcp_dot(M + (size_t)i * (size_t)n, z, n) + q[i];
+    double res = lcp_residual_abs(n, nf, z, w) / scale;
+    if (res < best) {
+      best = res;
+      memcpy(zb, z, sizeof(double) * (size_t)n);
+    }
+  }
+  memcpy(z, zb, sizeof(double) * (size_t)n);
+  for (int i = 0; i < n; i++) w[i] = lcp_dot(M + (size_t)i * (size_t)n, z, n) + q[i];
+done:
+  free(zb);
+  free(a);
+  free(r);
+  free(sv);
+  free(J);
+  free(work);
+  free(iwork);
+  return best;
+}
+
+clt_status_t clt_lcp_polish(const clt_lcp_t *p, const clt_solver_options_t *o, double *z, double *w,
+                            clt_solve_result_t *r) {
+  clt_solve_result_t local;
+  clt_solve_result_t *res = r ? r : &local;
+  memset(res, 0, sizeof *res);
+  res->status = CLT_SOLVE_ERROR;
+  res->residual = res->residual_abs = INFINITY;
+  clt_solver_options_t defaults = clt_default_solver_options();
+  if (!o) o = &defaults;
+  if (!p || !p->M || !p->q || !z || p->n < 0 || p->free_count < 0 || p->free_count > p->n ||
+      p->M->rows != p->n || p->M->cols != p->n || !(o->tolerance > 0.0)) {
+    lcp_set_message(res, "lcp polish: needs an explicit n x n matrix, q, z and a tolerance > 0");
+    return CLT_ERR_INVALID_ARGUMENT;
+  }
+  int n = p->n;
+  if (n == 0) {
+    res->status = CLT_SOLVE_SOLVED;
+    res->residual = res->residual_abs = 0.0;
+    return CLT_OK;
+  }
+  double *Mcopy = p->M->kind == CLT_MATRIX_DENSE ? NULL : densify(p->M, n);
+  const double *M = p->M->kind == CLT_MATRIX_DENSE ? p->M->values : Mcopy;
+  double *wbuf = w ? NULL : malloc(sizeof(double) * (size_t)n);
+  double *wv = w ? w : wbuf;
+  if (!M || !wv) {
+    free(Mcopy);
+    free(wbuf);
+    lcp_set_message(res, "out of memory");
+    return CLT_ERR_OUT_OF_MEMORY;
+  }
+  int steps = 0;
+  double scaled = lcp_newton_polish(n, p->free_count, M, p->q, o->max_iterations, o->tolerance, z,
+                                    wv, &steps);
+  if (isfinite(scaled)) {
+    res->residual_abs = lcp_residual_abs(n, p->free_count, z, wv);
+    res->residual = res->residual_abs / (1.0 + lcp_norm_inf(n, p->q));
+  }
+  res->iterations = steps;
+  if (res->residual <= o->tolerance) {
+    res->status = CLT_SOLVE_SOLVED;
+  } else {
+    res->status = isfinite(res->residual) ? CLT_SOLVE_MAX_ITERATIONS : CLT_SOLVE_ERROR;
+    lcp_set_message(res, "lcp polish: %d Newton steps without reaching the tolerance", steps);
+  }
+  free(Mcopy);
+  free(wbuf);
   return CLT_OK;
 }

@@ -29,6 +29,8 @@ void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, 
 
 /* The largest scaled residual of an inexact solve whose impulses are still applied (see below). */
 #define USABLE_RESIDUAL 1e-6
+/* Newton steps of the polish after a failed Lemke solve (clt_lcp_polish). */
+#define POLISH_STEPS 12
 /* Sweeps of the block Gauss–Seidel fallback after a failed Lemke solve. */
 #define LEMKE_FALLBACK_SWEEPS 2000
 
@@ -354,6 +356,21 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
       memcpy(result.message, cold.message, sizeof result.message);
     }
     if (st == CLT_OK && solver == CLT_SOLVER_LEMKE &&
+        (result.status == CLT_SOLVE_RAY || result.status == CLT_SOLVE_MAX_ITERATIONS)) {
+      /* Lemke stopped on a ray or at the pivot limit: on the degenerate LCP of stacked boxes (4-point
+       * manifolds, dependent rows) this is floating-point trouble, and the end point is usually within
+       * round-off of a solution. Polish it by active-set Newton steps (clt_lcp_polish); the step is
+       * solved only if the residual then meets the tolerance on this problem. */
+      clt_solve_result_t polished;
+      memset(&polished, 0, sizeof polished);
+      o.max_iterations = POLISH_STEPS;
+      st = clt_lcp_polish(&problem, &o, w->z, w->w, &polished);
+      if (st == CLT_OK && polished.status == CLT_SOLVE_SOLVED) {
+        polished.iterations += result.iterations;
+        result = polished;
+      }
+    }
+    if (st == CLT_OK && solver == CLT_SOLVER_LEMKE &&
         (result.status == CLT_SOLVE_RAY || result.status == CLT_SOLVE_MAX_ITERATIONS ||
          (result.status == CLT_SOLVE_ERROR && !(result.residual <= USABLE_RESIDUAL)))) {
       /* Lemke lost its way in floating point (a ray, cycling, or an ill-conditioned basis on a degenerate
@@ -369,6 +386,25 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
       st = clt_lcp_solve(CLT_SOLVER_BGS, &problem, &o, w->z, w->w, &fallback);
       fallback.iterations += result.iterations;
       result = fallback;
+      if (st == CLT_OK && result.status != CLT_SOLVE_SOLVED && result.status != CLT_SOLVE_ERROR) {
+        clt_solve_result_t polished;
+        memset(&polished, 0, sizeof polished);
+        double *z_keep = malloc((size_t)n * sizeof *z_keep);
+        if (z_keep) {
+          memcpy(z_keep, w->z, (size_t)n * sizeof *z_keep);
+          o.max_iterations = POLISH_STEPS;
+          st = clt_lcp_polish(&problem, &o, w->z, w->w, &polished);
+          if (st == CLT_OK && polished.residual < result.residual) {
+            polished.iterations += result.iterations;
+            result = polished;
+          } else { /* keep the BGS iterate and its w */
+            memcpy(w->z, z_keep, (size_t)n * sizeof *z_keep);
+            clt_matrix_multiply(&M, w->z, w->w);
+            for (int i = 0; i < n; i++) w->w[i] += w->b[i];
+          }
+          free(z_keep);
+        }
+      }
     }
     if (st != CLT_OK)
       return clt_world_fail(world, st, "step %lld: %s solver refused the step problem: %s", (long long)d->step,
