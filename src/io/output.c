@@ -15,6 +15,7 @@
 #include <hdf5.h>
 
 #include "clatter/clatter.h"
+#include "io/h5_attr.h"
 
 /* Diagnostics columns: the CSV header and the /diagnostics datasets (SPEC.md §7). */
 typedef enum column_kind_t { COL_INT64, COL_INT32, COL_DOUBLE, COL_STATUS } column_kind_t;
@@ -219,42 +220,15 @@ static herr_t set_attr_double(hid_t obj, const char *name, double v) {
 }
 
 static bool get_attr_string(hid_t obj, const char *name, char *buf, size_t size) {
-  buf[0] = '\0';
-  if (H5Aexists(obj, name) <= 0) return false;
-  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
-  if (attr < 0) return false;
-  hid_t ftype = H5Aget_type(attr);
-  bool ok = false;
-  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype)) {
-    size_t n = H5Tget_size(ftype);
-    char *tmp = calloc(n + 1, 1);
-    hid_t mtype = string_type(n + 1);
-    if (tmp && H5Aread(attr, mtype, tmp) >= 0) {
-      snprintf(buf, size, "%s", tmp);
-      ok = true;
-    }
-    H5Tclose(mtype);
-    free(tmp);
-  }
-  H5Tclose(ftype);
-  H5Aclose(attr);
-  return ok;
+  return clt_h5_read_attr_string(obj, name, buf, size);
 }
 
 static bool get_attr_int64(hid_t obj, const char *name, int64_t *v) {
-  if (H5Aexists(obj, name) <= 0) return false;
-  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
-  bool ok = attr >= 0 && H5Aread(attr, H5T_NATIVE_INT64, v) >= 0;
-  if (attr >= 0) H5Aclose(attr);
-  return ok;
+  return clt_h5_read_attr_number(obj, name, H5T_NATIVE_INT64, v);
 }
 
 static bool get_attr_double(hid_t obj, const char *name, double *v) {
-  if (H5Aexists(obj, name) <= 0) return false;
-  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
-  bool ok = attr >= 0 && H5Aread(attr, H5T_NATIVE_DOUBLE, v) >= 0;
-  if (attr >= 0) H5Aclose(attr);
-  return ok;
+  return clt_h5_read_attr_number(obj, name, H5T_NATIVE_DOUBLE, v);
 }
 
 static hid_t create_group(hid_t loc, const char *name) {

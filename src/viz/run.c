@@ -9,6 +9,7 @@
 #include <hdf5.h>
 
 #include "viz/viz.h"
+#include "io/h5_attr.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Quaternions (w, x, y, z) */
@@ -139,38 +140,6 @@ static bool read_strings(hid_t file, const char *path, hsize_t rows, char *out, 
   free(tmp);
   H5Tclose(ftype);
   H5Dclose(d);
-  return ok;
-}
-
-static bool read_attr_string(hid_t obj, const char *name, char *buf, size_t size) {
-  buf[0] = '\0';
-  if (H5Aexists(obj, name) <= 0) return false;
-  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
-  if (attr < 0) return false;
-  hid_t ftype = H5Aget_type(attr);
-  bool ok = false;
-  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype)) {
-    size_t n = H5Tget_size(ftype);
-    char *tmp = calloc(n + 1, 1);
-    hid_t mtype = H5Tcopy(H5T_C_S1);
-    H5Tset_size(mtype, n + 1);
-    if (tmp && H5Aread(attr, mtype, tmp) >= 0) {
-      snprintf(buf, size, "%s", tmp);
-      ok = true;
-    }
-    H5Tclose(mtype);
-    free(tmp);
-  }
-  H5Tclose(ftype);
-  H5Aclose(attr);
-  return ok;
-}
-
-static bool read_attr_number(hid_t obj, const char *name, hid_t mem_type, void *v) {
-  if (H5Aexists(obj, name) <= 0) return false;
-  hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
-  bool ok = attr >= 0 && H5Aread(attr, mem_type, v) >= 0;
-  if (attr >= 0) H5Aclose(attr);
   return ok;
 }
 
@@ -713,16 +682,16 @@ clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *messa
   }
   char format[64];
   int64_t dimension = 0;
-  if (!read_attr_string(file, "format", format, sizeof format) || strcmp(format, "clatter-run") != 0 ||
-      !read_attr_number(file, "dimension", H5T_NATIVE_INT64, &dimension) || (dimension != 2 && dimension != 3)) {
+  if (!clt_h5_read_attr_string(file, "format", format, sizeof format) || strcmp(format, "clatter-run") != 0 ||
+      !clt_h5_read_attr_number(file, "dimension", H5T_NATIVE_INT64, &dimension) || (dimension != 2 && dimension != 3)) {
     status = CLT_ERR_FORMAT;
     set_message(message, message_size, "%s: %s", path, "not a clatter run file (format attribute)");
     goto done;
   }
   run->dimension = (int)dimension;
   run->gravity[run->dimension - 1] = -9.81;
-  read_attr_string(file, "scene_name", run->scene_name, sizeof run->scene_name);
-  read_attr_number(file, "time_step", H5T_NATIVE_DOUBLE, &run->time_step);
+  clt_h5_read_attr_string(file, "scene_name", run->scene_name, sizeof run->scene_name);
+  clt_h5_read_attr_number(file, "time_step", H5T_NATIVE_DOUBLE, &run->time_step);
 
   hsize_t dims[3];
   if (dataset_dims(file, "bodies/name", dims) != 1) {
