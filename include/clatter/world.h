@@ -54,6 +54,12 @@ typedef enum clt_on_unconverged_t {
   CLT_UNCONVERGED_ABORT   /* clt_world_step returns CLT_ERR_SOLVER */
 } clt_on_unconverged_t;
 
+/* Friction cone of the relaxed scheme (SPEC.md §2.3; docs/stepping.md "The relaxed scheme"). */
+typedef enum clt_friction_cone_t {
+  CLT_CONE_POLYHEDRAL = 0, /* m_C generators n + μ d_k, one multiplier each (default) */
+  CLT_CONE_CIRCULAR        /* the exact Coulomb cone: one second-order-cone block per contact */
+} clt_friction_cone_t;
+
 typedef struct clt_method_t {
   clt_scheme_t scheme;
   double gamma;              /* anitescu-hart / relaxed γ ∈ (0, 1], default 1 */
@@ -69,6 +75,7 @@ typedef struct clt_method_t {
   int friction_directions;   /* m_C in 3D (even, ≥ 4), default 8; always 2 in 2D */
   clt_gyroscopic_t gyroscopic;
   clt_on_unconverged_t on_unconverged;
+  clt_friction_cone_t friction_cone; /* relaxed scheme only; default polyhedral (0) */
 } clt_method_t;
 
 clt_method_t clt_default_method(void);

@@ -101,6 +101,10 @@ static bool validate_method(const clt_method_t *m, int dimension, char *msg, siz
     snprintf(msg, n, "method.gyroscopic is not a known treatment (got %d)", (int)m->gyroscopic);
     return false;
   }
+  if ((int)m->friction_cone < CLT_CONE_POLYHEDRAL || m->friction_cone > CLT_CONE_CIRCULAR) {
+    snprintf(msg, n, "method.friction_cone is not a known cone (got %d)", (int)m->friction_cone);
+    return false;
+  }
   if ((int)m->on_unconverged < CLT_UNCONVERGED_RECORD || m->on_unconverged > CLT_UNCONVERGED_ABORT) {
     snprintf(msg, n, "method.on_unconverged is not a known policy (got %d)", (int)m->on_unconverged);
     return false;

@@ -693,6 +693,7 @@ static const char *const scheme_names[] = {"none", "anitescu-hart", "baumgarte",
 static const char *const solver_names[] = {"lemke", "bgs", "apgd", "bbpgd", NULL};
 static const char *const gyro_names[] = {"explicit", "semi-implicit", "off", NULL};
 static const char *const unconverged_names[] = {"record", "warn", "abort", NULL};
+static const char *const cone_names[] = {"polyhedral", "circular", NULL};
 static const char *const body_type_names[] = {"dynamic", "static", "kinematic", NULL};
 static const char *const treatment_names[] = {"explicit", "implicit", NULL};
 
@@ -700,7 +701,7 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   static const char *const keys[] = {
       "scheme",     "gamma",          "alpha",      "post_repeats", "post_tolerance", "solver",
       "tolerance",  "max_iterations", "relaxation", "warm_start",   "active_set_eps", "friction_directions",
-      "gyroscopic", "on_unconverged", NULL};
+      "gyroscopic", "on_unconverged", "friction_cone", NULL};
   const char *p = "method";
   if (!expect_object(ctx, m, p) || !check_keys(ctx, m, p, keys, "method")) return false;
   int e;
@@ -745,6 +746,9 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   e = (int)method->on_unconverged;
   if (!read_enum(ctx, m, p, "on_unconverged", unconverged_names, &e, false)) return false;
   method->on_unconverged = (clt_on_unconverged_t)e;
+  e = (int)method->friction_cone;
+  if (!read_enum(ctx, m, p, "friction_cone", cone_names, &e, false)) return false;
+  method->friction_cone = (clt_friction_cone_t)e;
   return true;
 }
 

@@ -1,19 +1,12 @@
-/* Scheme `relaxed` (SPEC.md §1 table, §2.3; 003 convex relaxation): Υ = γΘ/h, Δ = γΦ/h and s = 1,
- * one convex QP per step. Not built yet: with joint or contact rows the step refuses with
- * CLT_ERR_UNSUPPORTED (stage "relaxed"); without rows it is the free motion every scheme shares. */
-#include "steppers/stepper.h"
+/* Scheme `relaxed` (SPEC.md §1 table, §2.3; 003 convex relaxation, 000 §4 case 2): Υ = γΘ/h,
+ * Δ = γΦ/h and s = 1 — the friction-cone generators n + μ d replace the (β, λ) complementarity,
+ * so the step is one convex QP, solved through its dual by APGD or BBPGD, matrix-free
+ * (stage_solve_relaxed.c). Optionally the exact circular Coulomb cone (method.friction_cone).
+ * Restitution enters Δ as in every scheme (stage_contact_rows.c). */
+#include "steppers/relaxed.h"
 
 static double bias_relaxed(const clt_method_t *method, double value, double h) {
   return method->gamma * value / h;
-}
-
-static clt_status_t stage_refuse_rows(clt_step_context_t *c) {
-  if (c->work->row_count > 0)
-    return clt_world_fail(c->world, CLT_ERR_UNSUPPORTED,
-                          "step %lld: the relaxed scheme (one convex QP per step, SPEC.md §2.3) is not "
-                          "available yet with joints or contacts",
-                          (long long)c->step);
-  return CLT_OK;
 }
 
 static const clt_stage_t stages[] = {
@@ -22,8 +15,8 @@ static const clt_stage_t stages[] = {
     {"collide", clt_stage_collide, CLT_CLOCK_COLLIDE},
     {"joint rows", clt_stage_joint_rows, CLT_CLOCK_ASSEMBLE},
     {"contact rows", clt_stage_contact_rows, CLT_CLOCK_ASSEMBLE},
-    {"relaxed", stage_refuse_rows, CLT_CLOCK_OTHER},
     {"free velocity", clt_stage_free_velocity, CLT_CLOCK_SOLVE},
+    {"solve", clt_stage_solve_relaxed, CLT_CLOCK_SOLVE},
     {"remember", clt_stage_remember, CLT_CLOCK_OTHER},
     {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},
     {"commit", clt_stage_commit, CLT_CLOCK_OTHER},

@@ -60,6 +60,10 @@ static void world_errors(void) {
   wd.method.gamma = 1.5;
   CHECK(clt_world_create(&wd, &w, msg, sizeof msg) == CLT_ERR_INVALID_ARGUMENT);
   CHECK(contains(msg, "method.gamma"));
+  wd = clt_default_world_def();
+  wd.method.friction_cone = (clt_friction_cone_t)7;
+  CHECK(clt_world_create(&wd, &w, msg, sizeof msg) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(contains(msg, "method.friction_cone"));
 }
 
 static void body_errors(void) {
