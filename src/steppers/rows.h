@@ -163,6 +163,10 @@ clt_status_t clt_build_joint_rows(clt_world_t *world, clt_step_work_t *work);
 clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *work, double max_distance);
 /* Appends the rows of work's contacts after the joint rows: n (value Φ), and with friction the
  * m_C direction rows. */
+/* The Jacobian row of contact c along the world direction dir: dir·(ṗ_B − ṗ_A) at the witness
+ * points (SPEC.md §0). Normal, friction and relaxed-cone generator rows are all such rows. */
+void clt_contact_row(const clt_world_t *world, const clt_contact_t *c, const double dir[3], clt_row_t *row);
+
 clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *work, bool friction);
 
 /* The tangent basis of a contact normal (2D: t₁ = (−n_y, n_x), t₂ = −t₁) and its k-th balanced

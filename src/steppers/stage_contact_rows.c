@@ -53,7 +53,7 @@ static void point_row(const clt_world_t *world, int body, const double p[3], con
   }
 }
 
-static void contact_row(const clt_world_t *world, const clt_contact_t *c, const double dir[3], clt_row_t *row) {
+void clt_contact_row(const clt_world_t *world, const clt_contact_t *c, const double dir[3], clt_row_t *row) {
   memset(row, 0, sizeof *row);
   row->body_a = c->body_a;
   row->body_b = c->body_b;
@@ -95,7 +95,7 @@ clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *w, bool
   int r = first;
   for (int j = 0; j < w->contact_count; j++) {
     clt_contact_t *c = &w->contacts[j];
-    contact_row(world, c, c->normal, &w->rows[r]);
+    clt_contact_row(world, c, c->normal, &w->rows[r]);
     w->row_value[r] = c->distance;
     w->row_bias[r] = 0.0;
     r++;
@@ -105,7 +105,7 @@ clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *w, bool
     for (int k = 0; k < m; k++) {
       double d[3];
       clt_friction_direction(world, t1, t2, k, m, d);
-      contact_row(world, c, d, &w->rows[r]);
+      clt_contact_row(world, c, d, &w->rows[r]);
       w->row_value[r] = 0.0;
       w->row_bias[r] = 0.0;
       r++;

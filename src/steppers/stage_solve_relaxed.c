@@ -83,37 +83,6 @@ static void relaxed_apply(void *user, const double *x, double *y) {
   }
 }
 
-/* sign · (row of dir·ṗ) for the world point p of body i (the contact rows of stage_contact_rows.c
- * with any direction: the generator rows are rows of the direction n + μ d). */
-static void point_row(const clt_world_t *world, int body, const double p[3], const double n[3], double sign,
-                      double linear[3], double angular[3]) {
-  if (body < 0) return;
-  const clt_body_state_t *s = &world->states[body];
-  double rho[3];
-  clt_v3_sub(rho, p, s->position);
-  if (world->dimension == 2) {
-    linear[0] += sign * n[0];
-    linear[1] += sign * n[1];
-    angular[0] += sign * (rho[0] * n[1] - rho[1] * n[0]);
-  } else {
-    double c[3], cb[3];
-    clt_v3_cross(c, rho, n);
-    clt_q_rotate_inv(cb, s->orientation, c);
-    for (int k = 0; k < 3; k++) {
-      linear[k] += sign * n[k];
-      angular[k] += sign * cb[k];
-    }
-  }
-}
-
-static void contact_row(const clt_world_t *world, const clt_contact_t *c, const double dir[3], clt_row_t *row) {
-  memset(row, 0, sizeof *row);
-  row->body_a = c->body_a;
-  row->body_b = c->body_b;
-  point_row(world, c->body_a, c->point_a, dir, -1.0, row->jac.linear_a, row->jac.angular_a);
-  point_row(world, c->body_b, c->point_b, dir, 1.0, row->jac.linear_b, row->jac.angular_b);
-}
-
 static void side_minv(const clt_world_t *world, const clt_step_work_t *w, int body, const double lin[3],
                       const double ang[3], double out[6]) {
   memset(out, 0, 6 * sizeof *out);
@@ -215,12 +184,12 @@ static bool build_problem(clt_world_t *world, clt_step_work_t *w, relaxed_proble
     double t1[3], t2[3];
     clt_contact_tangents(world, ct->normal, t1, t2);
     if (q->circular) {
-      contact_row(world, ct, ct->normal, &q->rows[o]);
+      clt_contact_row(world, ct, ct->normal, &q->rows[o]);
       q->b[o] = delta;
-      contact_row(world, ct, t1, &q->rows[o + 1]);
+      clt_contact_row(world, ct, t1, &q->rows[o + 1]);
       q->b[o + 1] = 0.0;
       if (q->cone_dim == 3) {
-        contact_row(world, ct, t2, &q->rows[o + 2]);
+        clt_contact_row(world, ct, t2, &q->rows[o + 2]);
         q->b[o + 2] = 0.0;
       }
     } else {
@@ -232,7 +201,7 @@ static bool build_problem(clt_world_t *world, clt_step_work_t *w, relaxed_proble
           clt_friction_direction(world, t1, t2, i, m, d);
           clt_v3_axpy(g, g, q->mu[j], d);
         }
-        contact_row(world, ct, g, &q->rows[o + i]);
+        clt_contact_row(world, ct, g, &q->rows[o + i]);
         q->b[o + i] = delta;
       }
     }
