@@ -124,16 +124,7 @@ clt_status_t lcp_solve_bbpgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
   }
   if (r->status != CLT_SOLVE_SOLVED) memcpy(x, best, bytes);
   memcpy(z, x, bytes);
-  lcp_apply(p, z, q, wv, o->threads);
-  r->iterations = it;
-  r->residual_abs = lcp_cone_residual_abs(p, cones, z, wv);
-  r->residual = r->residual_abs / scale;
-  if (r->status == CLT_SOLVE_SOLVED && !(r->residual <= o->tolerance))
-    r->status = CLT_SOLVE_MAX_ITERATIONS;
-  if (r->status == CLT_SOLVE_SOLVED)
-    r->message[0] = '\0';
-  else if (r->status == CLT_SOLVE_MAX_ITERATIONS)
-    lcp_set_message(r, "bbpgd: %d iterations without reaching the tolerance", it);
+  lcp_finish_projected(p, cones, o, z, q, wv, it, scale, "bbpgd", r);
   free(x), free(g), free(d), free(md), free(best);
   if (!w) free(wv);
   return CLT_OK;

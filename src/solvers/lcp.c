@@ -287,17 +287,15 @@ static void finish_empty(const clt_lcp_t *p, double *z, double *w, clt_solve_res
   r->residual_abs = 0.0;
 }
 
-clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
-                           const clt_solver_options_t *options, double *z, double *w,
-                           clt_solve_result_t *result) {
-  clt_solve_result_t local;
-  clt_solve_result_t *r = result ? result : &local;
+/* What every solve does first: reset the result, validate, check the arguments, and answer the
+ * empty problem (*done = true then). */
+static clt_status_t begin_solve(const clt_lcp_t *problem, const clt_cone_set_t *cones,
+                                const clt_solver_options_t *o, double *z, double *w,
+                                clt_solve_result_t *r, bool *done) {
   memset(r, 0, sizeof *r);
   r->status = CLT_SOLVE_ERROR;
   r->residual = r->residual_abs = INFINITY;
-  clt_solver_options_t defaults = clt_default_solver_options();
-  const clt_solver_options_t *o = options ? options : &defaults;
-  clt_status_t st = validate(problem, NULL, r);
+  clt_status_t st = validate(problem, cones, r);
   if (st != CLT_OK) return st;
   if (!z || !(o->tolerance > 0.0) || o->max_iterations < 0) {
     lcp_set_message(r, "invalid arguments: z must be given, tolerance > 0, max_iterations >= 0");
@@ -305,8 +303,35 @@ clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
   }
   if (problem->n == 0) {
     finish_empty(problem, z, w, r);
-    return CLT_OK;
+    *done = true;
   }
+  return CLT_OK;
+}
+
+void lcp_finish_projected(const clt_lcp_t *p, const clt_cone_set_t *cones, const clt_solver_options_t *o,
+                          const double *z, const double *q, double *wv, int iterations, double scale,
+                          const char *name, clt_solve_result_t *r) {
+  lcp_apply(p, z, q, wv, o->threads);
+  r->iterations = iterations;
+  r->residual_abs = lcp_cone_residual_abs(p, cones, z, wv);
+  r->residual = r->residual_abs / scale;
+  if (r->status == CLT_SOLVE_SOLVED && !(r->residual <= o->tolerance)) r->status = CLT_SOLVE_MAX_ITERATIONS;
+  if (r->status == CLT_SOLVE_SOLVED)
+    r->message[0] = '\0';
+  else if (r->status == CLT_SOLVE_MAX_ITERATIONS)
+    lcp_set_message(r, "%s: %d iterations without reaching the tolerance", name, iterations);
+}
+
+clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
+                           const clt_solver_options_t *options, double *z, double *w,
+                           clt_solve_result_t *result) {
+  clt_solve_result_t local;
+  clt_solve_result_t *r = result ? result : &local;
+  clt_solver_options_t defaults = clt_default_solver_options();
+  const clt_solver_options_t *o = options ? options : &defaults;
+  bool done = false;
+  clt_status_t st = begin_solve(problem, NULL, o, z, w, r, &done);
+  if (st != CLT_OK || done) return st;
   switch (solver) {
     case CLT_SOLVER_LEMKE:
       return lcp_solve_lemke(problem, o, z, w, r);
@@ -326,21 +351,11 @@ clt_status_t clt_cone_qp_solve(clt_solver_kind_t solver, const clt_lcp_t *proble
                                double *z, double *w, clt_solve_result_t *result) {
   clt_solve_result_t local;
   clt_solve_result_t *r = result ? result : &local;
-  memset(r, 0, sizeof *r);
-  r->status = CLT_SOLVE_ERROR;
-  r->residual = r->residual_abs = INFINITY;
   clt_solver_options_t defaults = clt_default_solver_options();
   const clt_solver_options_t *o = options ? options : &defaults;
-  clt_status_t st = validate(problem, cones, r);
-  if (st != CLT_OK) return st;
-  if (!z || !(o->tolerance > 0.0) || o->max_iterations < 0) {
-    lcp_set_message(r, "invalid arguments: z must be given, tolerance > 0, max_iterations >= 0");
-    return CLT_ERR_INVALID_ARGUMENT;
-  }
-  if (problem->n == 0) {
-    finish_empty(problem, z, w, r);
-    return CLT_OK;
-  }
+  bool done = false;
+  clt_status_t st = begin_solve(problem, cones, o, z, w, r, &done);
+  if (st != CLT_OK || done) return st;
   if (solver == CLT_SOLVER_APGD) return lcp_solve_apgd(problem, cones, o, z, w, r);
   if (solver == CLT_SOLVER_BBPGD) return lcp_solve_bbpgd(problem, cones, o, z, w, r);
   lcp_set_message(r, "the cone QP is solved by apgd or bbpgd only");

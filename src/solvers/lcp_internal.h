@@ -87,6 +87,13 @@ void lcp_project(const clt_lcp_t *p, const clt_cone_set_t *cones, double *z);
 double lcp_cone_residual_abs(const clt_lcp_t *p, const clt_cone_set_t *cones, const double *z,
                              const double *w);
 
+/* The end of a projected-gradient solve (APGD, BBPGD): recomputes w = M z + q into wv and the
+ * residual from a fresh product, demotes SOLVED to MAX_ITERATIONS if that residual misses the
+ * tolerance, and sets the message ("NAME: IT iterations without reaching the tolerance"). */
+void lcp_finish_projected(const clt_lcp_t *p, const clt_cone_set_t *cones, const clt_solver_options_t *o,
+                          const double *z, const double *q, double *wv, int iterations, double scale,
+                          const char *name, clt_solve_result_t *r);
+
 /* Relative asymmetry max|M − Mᵀ| / max|M| of an explicit matrix (0 for operators). */
 double lcp_asymmetry(const clt_matrix_t *M);
 
