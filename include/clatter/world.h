@@ -60,6 +60,15 @@ typedef enum clt_friction_cone_t {
   CLT_CONE_CIRCULAR        /* the exact Coulomb cone: one second-order-cone block per contact */
 } clt_friction_cone_t;
 
+/* How contacts enter the step (SPEC.md §6). The ReLCP family is frictionless and uses the
+ * shared-normal constraints of SPEC.md §6.2 under either law of motion (clt_law_t). */
+typedef enum clt_contact_model_t {
+  CLT_CONTACT_MODEL_DEFAULT = 0, /* the scheme's own contact rows with friction (SPEC.md §1) */
+  CLT_CONTACT_MODEL_RELCP,       /* ReLCP recursion (SPEC.md §6.2) */
+  CLT_CONTACT_MODEL_SNSD,        /* ReLCP iteration 0 only: one LCP-SNSD per step (§6.3) */
+  CLT_CONTACT_MODEL_MULTISPHERE  /* bodies replaced by multisphere_count spheres (§6.3) */
+} clt_contact_model_t;
+
 typedef struct clt_method_t {
   clt_scheme_t scheme;
   double gamma;              /* anitescu-hart / relaxed γ ∈ (0, 1], default 1 */
@@ -76,6 +85,11 @@ typedef struct clt_method_t {
   clt_gyroscopic_t gyroscopic;
   clt_on_unconverged_t on_unconverged;
   clt_friction_cone_t friction_cone; /* relaxed scheme only; default polyhedral (0) */
+  /* SPEC.md §6 */
+  clt_contact_model_t contact_model; /* default CLT_CONTACT_MODEL_DEFAULT (0) */
+  int multisphere_count;     /* N of multisphere (odd, ≥ 1), default 3 */
+  double overlap_tolerance;  /* ε_tol of ReLCP [m]: a true overlap beyond it adds constraints, default 1e-4 */
+  int relcp_max_iterations;  /* ReLCP recursion cap per step; reaching it rejects the step, default 50 */
 } clt_method_t;
 
 clt_method_t clt_default_method(void);
@@ -83,11 +97,20 @@ clt_method_t clt_default_method(void);
 /* ---------------------------------------------------------------------------------------------
  * World */
 
+/* Law of motion (SPEC.md §6.1). */
+typedef enum clt_law_t {
+  CLT_LAW_INERTIAL = 0, /* v⁺ = v + M⁻¹(h f + D c), q⁺ = q ⊕ h v⁺ (default) */
+  CLT_LAW_OVERDAMPED    /* U = 𝓜 (F + D λ), q⁺ = q ⊕ h U: local drag mobility per body */
+} clt_law_t;
+
 typedef struct clt_world_def_t {
   int dimension;       /* 2 or 3 */
   double time_step;    /* h [s] > 0 */
   double gravity[3];   /* [m/s²]; 2D uses [0], [1] */
   clt_method_t method;
+  clt_law_t law;       /* default inertial */
+  double viscosity;    /* overdamped law: fluid viscosity [Pa s] of the default drag, default 1 */
+  bool planar;         /* 3D only: motion confined to the plane z = const (v_z = 0, ω_x = ω_y = 0) */
   clt_log_fn log;      /* optional */
   void *log_user;
 } clt_world_def_t;
@@ -204,6 +227,11 @@ typedef struct clt_body_def_t {
   const clt_shape_def_t *shapes; /* copied; shape_count ≤ CLT_MAX_SHAPES_PER_BODY */
   int shape_count;
   clt_motion_t motion;         /* kinematic bodies only */
+  /* Overdamped law (SPEC.md §6.1): drag coefficients about the principal axes, translational
+   * [N s/m] and rotational [N m s]. All zero (default): computed from the shapes and the world's
+   * viscosity (docs/stepping.md "Overdamped law"). */
+  double drag_linear[3];
+  double drag_angular[3];
   const char *name;            /* optional, copied */
 } clt_body_def_t;
 
@@ -234,6 +262,10 @@ typedef struct clt_body_info_t {
 } clt_body_info_t;
 
 clt_status_t clt_body_get_info(const clt_world_t *world, clt_body_id_t body, clt_body_info_t *out);
+/* Changes the length of a capsule shape of a dynamic body (growth, SPEC.md §6.3): the mass
+ * properties and the default drag are recomputed from the new shape; position, orientation and
+ * velocities are kept. */
+clt_status_t clt_body_set_capsule_length(clt_world_t *world, clt_body_id_t body, int shape_index, double length);
 /* The shape as stored (local pose relative to the body's principal frame). */
 clt_status_t clt_body_get_shape(const clt_world_t *world, clt_body_id_t body, int shape_index,
                                 clt_shape_def_t *out);

@@ -164,6 +164,10 @@ static clt_status_t validate_body(clt_world_t *world, const clt_body_def_t *def,
   if (!finite_n(def->motion.velocity, 3) || !finite_n(def->motion.amplitude, 3) ||
       !isfinite(def->motion.frequency) || !isfinite(def->motion.phase))
     return FAIL("%s: motion must be finite", label);
+  for (int i = 0; i < 3; i++)
+    if (!(isfinite(def->drag_linear[i]) && def->drag_linear[i] >= 0.0 && isfinite(def->drag_angular[i]) &&
+          def->drag_angular[i] >= 0.0))
+      return FAIL("%s: drag_linear and drag_angular must be >= 0 and finite", label);
   if (dim == 2) {
     if (def->position[2] != 0.0) return FAIL("%s: position[2] must be 0 in a 2D world (got %g)", label, def->position[2]);
     if (def->velocity[2] != 0.0) return FAIL("%s: velocity[2] must be 0 in a 2D world (got %g)", label, def->velocity[2]);
@@ -366,6 +370,8 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
     clt_q_copy(rec.base_orientation, state.orientation);
     clt_v3_copy(rec.base_angular_velocity, def->angular_velocity);
   }
+  clt_v3_copy(rec.drag_linear, def->drag_linear);
+  clt_v3_copy(rec.drag_angular, def->drag_angular);
 
   int index = world->body_count;
   if (grow_bodies(world, index + 1, world->shape_count + def->shape_count) != CLT_OK)

@@ -24,6 +24,10 @@ clt_method_t clt_default_method(void) {
   m.friction_directions = 8;
   m.gyroscopic = CLT_GYRO_EXPLICIT;
   m.on_unconverged = CLT_UNCONVERGED_RECORD;
+  m.contact_model = CLT_CONTACT_MODEL_DEFAULT;
+  m.multisphere_count = 3;
+  m.overlap_tolerance = 1e-4;
+  m.relcp_max_iterations = 50;
   return m;
 }
 
@@ -34,6 +38,9 @@ clt_world_def_t clt_default_world_def(void) {
   d.time_step = 1e-3;
   d.gravity[2] = -9.81;
   d.method = clt_default_method();
+  d.law = CLT_LAW_INERTIAL;
+  d.viscosity = 1.0;
+  d.planar = false;
   return d;
 }
 
@@ -109,6 +116,22 @@ static bool validate_method(const clt_method_t *m, int dimension, char *msg, siz
     snprintf(msg, n, "method.on_unconverged is not a known policy (got %d)", (int)m->on_unconverged);
     return false;
   }
+  if ((int)m->contact_model < CLT_CONTACT_MODEL_DEFAULT || m->contact_model > CLT_CONTACT_MODEL_MULTISPHERE) {
+    snprintf(msg, n, "method.contact_model is not a known model (got %d)", (int)m->contact_model);
+    return false;
+  }
+  if (m->multisphere_count < 1 || m->multisphere_count % 2 == 0) {
+    snprintf(msg, n, "method.multisphere_count must be odd and >= 1 (got %d)", m->multisphere_count);
+    return false;
+  }
+  if (!(isfinite(m->overlap_tolerance) && m->overlap_tolerance > 0.0)) {
+    snprintf(msg, n, "method.overlap_tolerance must be > 0 and finite (got %g)", m->overlap_tolerance);
+    return false;
+  }
+  if (m->relcp_max_iterations < 1) {
+    snprintf(msg, n, "method.relcp_max_iterations must be >= 1 (got %d)", m->relcp_max_iterations);
+    return false;
+  }
   return true;
 }
 
@@ -127,6 +150,12 @@ clt_status_t clt_world_create(const clt_world_def_t *def, clt_world_t **out, cha
     snprintf(msg, sizeof msg, "world: gravity must be finite");
   } else if (def->dimension == 2 && def->gravity[2] != 0.0) {
     snprintf(msg, sizeof msg, "world: gravity[2] must be 0 in a 2D world (got %g)", def->gravity[2]);
+  } else if ((int)def->law < CLT_LAW_INERTIAL || def->law > CLT_LAW_OVERDAMPED) {
+    snprintf(msg, sizeof msg, "world: law is not a known law of motion (got %d)", (int)def->law);
+  } else if (!(isfinite(def->viscosity) && def->viscosity > 0.0)) {
+    snprintf(msg, sizeof msg, "world: viscosity must be > 0 and finite (got %g)", def->viscosity);
+  } else if (def->planar && def->dimension != 3) {
+    snprintf(msg, sizeof msg, "world: planar applies to 3D worlds only");
   } else {
     char reason[256];
     if (!validate_method(&def->method, def->dimension, reason, sizeof reason)) {
@@ -145,6 +174,9 @@ clt_status_t clt_world_create(const clt_world_def_t *def, clt_world_t **out, cha
       w->time_step = def->time_step;
       memcpy(w->gravity, def->gravity, sizeof w->gravity);
       w->method = def->method;
+      w->law = def->law;
+      w->viscosity = def->viscosity;
+      w->planar = def->planar;
       w->log = def->log;
       w->log_user = def->log_user;
       clt_material_def_t md = clt_default_material_def();

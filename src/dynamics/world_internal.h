@@ -44,6 +44,10 @@ typedef struct clt_body_rec_t {
   double base_angle;
   double base_orientation[4];
   double base_angular_velocity[3];
+  /* Overdamped law (SPEC.md §6.1): drag about the principal axes as given in the def (all zero:
+   * computed from the shapes and world->viscosity, by the code that owns the overdamped law). */
+  double drag_linear[3];
+  double drag_angular[3];
 } clt_body_rec_t;
 
 /* A joint as stored: anchors and axes converted to the principal frames (world frame for the
@@ -79,6 +83,9 @@ struct clt_world_t {
   double time_step;
   double gravity[3];
   clt_method_t method;
+  clt_law_t law;         /* SPEC.md §6.1 */
+  double viscosity;      /* overdamped default drag [Pa s] */
+  bool planar;           /* 3D motion confined to z = const */
   clt_log_fn log;
   void *log_user;
   clt_material_rec_t default_material;
