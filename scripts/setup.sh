@@ -10,7 +10,8 @@ packages=(build-essential cmake pkg-config libcjson-dev libhdf5-dev hdf5-tools
           libcairo2-dev fonts-dejavu-core ffmpeg python3-vtk9
           libode-dev) # libode-dev: tests/stepper/test_ode_crosscheck.c (SPEC.md §1 peer cross-check)
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(libsiconos-numerics-dev libode-dev libbullet-dev libmujoco-dev)
+  packages+=(libsiconos-numerics-dev libode-dev libbullet-dev libmujoco-dev
+             python3-matplotlib) # python3-matplotlib: bench/granular/brazilnut_curve.py (PNG)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -400,7 +400,7 @@ static void usage(FILE *f) {
           "usage: peers [options]\n"
           "  --scenes LIST        comma list of pile,stack,chain (default pile,stack,chain)\n"
           "  --n LIST             pile sizes, comma list (default 1000)\n"
-          "  --engines LIST       ode,bullet,mujoco,mujoco-sized,clatter (default: all but mujoco-sized)\n"
+          "  --engines LIST       ode,bullet,mujoco,mujoco-sized,clatter,clatter-fast (default: all but mujoco-sized)\n"
           "  --time S             simulated time of every scene (default: per scene, README.md)\n"
           "  --first K            window of the 'first steps' timing column (default 300)\n"
           "  --sample-every K     measure every K steps (default 5 for piles, 1 otherwise)\n"
@@ -414,8 +414,8 @@ static void usage(FILE *f) {
 }
 
 static const peers_engine_t *find_engine(const char *name) {
-  static const peers_engine_t *all[] = {&peers_engine_ode, &peers_engine_bullet, &peers_engine_mujoco,
-                                        &peers_engine_mujoco_sized, &peers_engine_clatter};
+  static const peers_engine_t *all[] = {&peers_engine_ode,          &peers_engine_bullet,  &peers_engine_mujoco,
+                                        &peers_engine_mujoco_sized, &peers_engine_clatter, &peers_engine_clatter_fast};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
     if (strcmp(all[k]->name, name) == 0) return all[k];
   return NULL;
@@ -436,7 +436,7 @@ int main(int argc, char **argv) {
   memset(&opt, 0, sizeof opt);
   opt.first = 300;
   opt.engine.ode_iterations = 20;
-  char scenes_text[256] = "pile,stack,chain", sizes_text[256] = "1000", engines_text[256] = "ode,bullet,mujoco,clatter";
+  char scenes_text[256] = "pile,stack,chain", sizes_text[256] = "1000", engines_text[256] = "ode,bullet,mujoco,clatter,clatter-fast";
   const char *csv_path = NULL;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -475,7 +475,7 @@ int main(int argc, char **argv) {
   for (int k = 0; k < engine_count; ++k) {
     engines[k] = find_engine(engine_names[k]);
     if (!engines[k]) {
-      fprintf(stderr, "peers: unknown engine %s (ode, bullet, mujoco, mujoco-sized, clatter)\n", engine_names[k]);
+      fprintf(stderr, "peers: unknown engine %s (ode, bullet, mujoco, mujoco-sized, clatter, clatter-fast)\n", engine_names[k]);
       return 2;
     }
   }

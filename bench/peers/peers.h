@@ -111,6 +111,7 @@ extern const peers_engine_t peers_engine_bullet;
 extern const peers_engine_t peers_engine_mujoco;       /* MuJoCo's default buffers */
 extern const peers_engine_t peers_engine_mujoco_sized; /* buffers sized from N */
 extern const peers_engine_t peers_engine_clatter;
+extern const peers_engine_t peers_engine_clatter_fast; /* piles: at most 20 sweeps (ODE's 20 iterations) */
 
 /* ---- scenes.c: scene construction and measurements ---- */
 

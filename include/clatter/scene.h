@@ -66,6 +66,9 @@ int64_t clt_scene_step_count(const clt_scene_t *scene);
 const clt_scene_output_t *clt_scene_output(const clt_scene_t *scene);
 const clt_world_def_t *clt_scene_world_def(const clt_scene_t *scene);
 int clt_scene_body_count(const clt_scene_t *scene);
+/* The i-th body's definition as read (0 ≤ i < body count; NULL otherwise). Its shapes and name
+ * are owned by the scene. */
+const clt_body_def_t *clt_scene_body_def(const clt_scene_t *scene, int index);
 
 /* Builds the world: materials, bodies, joints, forces in file order. log (may be NULL) becomes
  * the world's log sink. A failure of the library is reported against the JSON path of the object

@@ -90,6 +90,10 @@ typedef struct clt_method_t {
   int multisphere_count;     /* N of multisphere (odd, ≥ 1), default 3 */
   double overlap_tolerance;  /* ε_tol of ReLCP [m]: a true overlap beyond it adds constraints, default 1e-4 */
   int relcp_max_iterations;  /* ReLCP recursion cap per step; reaching it rejects the step, default 50 */
+  /* SPEC.md §4 "Nonlinear projection" (004 (46)): after the step, up to this many Gauss–Newton
+   * projections of q onto the joints and contacts with the implicit springs' lengths held at their
+   * linearized post-step values, while the infeasibility exceeds post_tolerance. 0 = off (default). */
+  int spring_projection;
 } clt_method_t;
 
 clt_method_t clt_default_method(void);
@@ -313,6 +317,13 @@ typedef enum clt_force_type_t {
   /* Spring–damper between two attachment points (SPEC.md §4): f = −(stiffness φ + damping φ̇),
    * φ = |p_A − p_B| − rest_length. treatment: explicit or linearly implicit. */
   CLT_FORCE_SPRING_DAMPER,
+  /* Rotational spring–damper about an axis (SPEC.md §4; 004 §2.2 "a spring or a damper around the
+   * fixed point of a revolute joint"): torque −(stiffness φ + damping φ̇) about the axis on body_a,
+   * the opposite on body_b, φ = (angle of A relative to B about the axis) − rest_angle, the angle
+   * counted from the configuration at creation. 2D: the axis is z and axis_a/axis_b are unused.
+   * 3D: axis_a in A's def frame (world frame for the ground), axis_b in B's (all zero: axis_a as
+   * it lies at creation); meant for bodies whose axes a revolute joint keeps aligned, |φ| < π. */
+  CLT_FORCE_ROTATIONAL_SPRING_DAMPER,
   CLT_FORCE_TYPE_COUNT
 } clt_force_type_t;
 
@@ -334,6 +345,10 @@ typedef struct clt_force_def_t {
   double damping;             /* [N s/m] */
   double rest_length;         /* [m]; < 0: take the initial length */
   clt_force_treatment_t treatment;
+  /* rotational spring–damper: stiffness [N m/rad], damping [N m s/rad] */
+  double axis_a[3];           /* 3D: the axis in A's def frame (world frame for the ground) */
+  double axis_b[3];           /* 3D: the axis in B's def frame; all zero: axis_a at creation */
+  double rest_angle;          /* [rad], relative to the angle at creation */
   const char *name;
 } clt_force_def_t;
 

@@ -2,8 +2,9 @@
  * margin ε̂, overlap. A uniform grid hashed into a table gives expected O(N + pairs) cost for
  * granular scenes (objects of similar size); objects much larger than the cells (walls,
  * containers) are tested against everything instead of being rasterized, and unbounded shapes
- * (half-planes / half-spaces) are candidates against every other shape. The same pair list serves
- * the active set and the infeasibility report. */
+ * (half-planes / half-spaces) are candidates against every other shape, or, when the proxy carries
+ * its plane, against those near it. The same pair list serves the active set and the
+ * infeasibility report. */
 #ifndef CLATTER_COLLISION_BROADPHASE_H
 #define CLATTER_COLLISION_BROADPHASE_H
 
@@ -17,6 +18,14 @@ typedef struct clt_broadphase_proxy_t {
   bool unbounded;            /* half-plane / half-space: bounds ignored */
   int body;                  /* proxies of the same body never pair */
   bool fixed;                /* static or kinematic: two fixed proxies never pair */
+  /* Unbounded proxies only, optional (has_plane false: paired with every other proxy): the
+   * half-space's boundary, solid where plane_normal·x < plane_offset (unit outward normal; the
+   * offset may include the proxy's own margin). A proxy whose box lies farther than 2·margin
+   * outside it (both grown by margin) is not paired with it: a floor and four walls then cost
+   * O(contacts) narrow-phase calls, not 5 N. */
+  bool has_plane;
+  double plane_normal[3];
+  double plane_offset;
 } clt_broadphase_proxy_t;
 
 typedef struct clt_broadphase_pair_t {
@@ -48,7 +57,8 @@ void clt_broadphase_init(clt_broadphase_t *bp);
 void clt_broadphase_destroy(clt_broadphase_t *bp);
 
 /* Finds every pair (a < b) of proxies whose bounds, each grown by margin ≥ 0 on every side,
- * overlap (touching counts), plus every unbounded proxy against every other proxy; pairs of the
+ * overlap (touching counts), plus every unbounded proxy against every other proxy (with a plane:
+ * every proxy within 2·margin of it); pairs of the
  * same body, pairs of two fixed proxies and pairs of two unbounded proxies are left out. The result
  * (bp->pairs, bp->pair_count, valid until the next call) is sorted by (a, b), so it does not depend
  * on the grid or hashing. dimension is 2 or 3. Returns CLT_ERR_OUT_OF_MEMORY if a buffer cannot

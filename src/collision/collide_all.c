@@ -45,6 +45,7 @@ clt_status_t clt_collide_all(clt_contact_set_t *set, const clt_shape_instance_t 
   for (int i = 0; i < count; i++) {
     clt_broadphase_proxy_t *p = &set->proxies[i];
     p->unbounded = !clt_shape_bounds(shapes[i].shape, &shapes[i].pose, p->lower, p->upper);
+    p->has_plane = false; /* no plane culling here (broadphase.h) */
     p->body = shapes[i].body;
     p->fixed = shapes[i].fixed;
   }

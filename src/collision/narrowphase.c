@@ -49,6 +49,7 @@ static const pair_entry_t pair_table[] = {
     {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_SPHERE, clt_smooth_ellipsoid_sphere},
     {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_CAPSULE, clt_smooth_ellipsoid_capsule},
     {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_HALFSPACE, clt_smooth_ellipsoid_halfspace},
+    {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_BOX, clt_smooth_ellipsoid_box},
     {CLT_SHAPE_TORUS, CLT_SHAPE_TORUS, clt_smooth_torus_torus},
     {CLT_SHAPE_TORUS, CLT_SHAPE_SPHERE, clt_smooth_torus_sphere},
     {CLT_SHAPE_TORUS, CLT_SHAPE_CAPSULE, clt_smooth_torus_capsule},

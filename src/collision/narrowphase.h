@@ -29,8 +29,10 @@
  *    lying flat rests on a square of points around its centre instead of rocking on one);
  *  - box–box: a face contact manifold of up to 4 points (or one edge–edge point), each with its
  *    own Φ measured along the shared reference-face normal;
+ *  - ellipsoid–box: one point, the maximum of the support separation over the box's faces, edges
+ *    and vertices (smooth_ellipsoid.c; may fail like the other ellipsoid pairs);
  *  - not implemented yet (clt_collide returns CLT_COLLIDE_UNSUPPORTED): torus with a box or an
- *    ellipsoid, ellipsoid with a box, and 2D with 3D shapes.
+ *    ellipsoid, and 2D with 3D shapes.
  * Half-planes / half-spaces: the solid lies opposite to their (outward) normal through point. */
 #ifndef CLATTER_COLLISION_NARROWPHASE_H
 #define CLATTER_COLLISION_NARROWPHASE_H

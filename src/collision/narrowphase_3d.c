@@ -1,7 +1,8 @@
 /* 3D narrow phase for spheres, capsules (spherocylinders), boxes and half-spaces (SPEC.md §5),
  * box–box excepted (box_box.c). Spheres and capsules are points and segments swept by a radius, so
  * their pairs are closest-point problems on the cores minus the radii: one shared-normal point. A
- * capsule against a half-space or a box gets a point per end cap, so it can lie flat and stable. */
+ * capsule against a half-space or a box gets a point per end cap, so it can lie flat and stable
+ * (one point for a zero-length capsule). */
 #include <math.h>
 
 #include "collision/primitives_3d.h"
@@ -111,6 +112,9 @@ int clt_collide_capsule_halfspace(const clt_placed_shape_t *a, const clt_placed_
   clt_c3_halfspace(b, p, m);
   clt_c3_capsule_ends(a, e0, e1);
   int count = point_halfspace(e0, a->def->radius, p, m, max_distance, 0, out);
+  /* A zero-length capsule (a sphere; a length that changes in time may pass through 0) has one cap:
+   * a second, identical row would make the LCP matrix singular. */
+  if (!(a->def->length > 0.0)) return count;
   count += point_halfspace(e1, a->def->radius, p, m, max_distance, 1, out + count);
   return count;
 }
@@ -173,6 +177,7 @@ int clt_collide_capsule_box(const clt_placed_shape_t *a, const clt_placed_shape_
   clt_c3_capsule_ends(a, e0, e1);
   double r = a->def->radius;
   int count = point_box(e0, r, b, max_distance, 0, out);
+  if (!(a->def->length > 0.0)) return count; /* one cap only (see capsule–half-space) */
   count += point_box(e1, r, b, max_distance, 1, out + count);
   clt_v3_sub(d, e1, e0);
   double f0 = clt_c3_point_box(b, e0, q, m), f1 = clt_c3_point_box(b, e1, q, m);

@@ -55,6 +55,11 @@ clt_smooth_status_t clt_smooth_ellipsoid_halfspace_query(const clt_placed_shape_
                                                          const clt_placed_shape_t *b, clt_contact_point_t *out,
                                                          clt_smooth_info_t *info);
 
+/* Ellipsoid A against a box B: the support separation maximized over the box's faces, edges and
+ * vertices (smooth_ellipsoid.c); one point, the shared-normal one where B's feature is smooth. */
+clt_smooth_status_t clt_smooth_ellipsoid_box_query(const clt_placed_shape_t *a, const clt_placed_shape_t *b,
+                                                   clt_contact_point_t *out, clt_smooth_info_t *info);
+
 /* Ring (torus) A against a ring, a sphere, a capsule or a half-space B. Rings are not convex: the
  * point is the one at the closest points of the centre circle of A and the core (circle, point,
  * segment) of B; against a half-space, the lowest point of the circle (a ring lying flat has a
@@ -80,6 +85,8 @@ int clt_smooth_ellipsoid_capsule(const clt_placed_shape_t *a, const clt_placed_s
                                  clt_contact_point_t *out);
 int clt_smooth_ellipsoid_halfspace(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
                                    clt_contact_point_t *out);
+int clt_smooth_ellipsoid_box(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
+                             clt_contact_point_t *out);
 int clt_smooth_torus_torus(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
                            clt_contact_point_t *out);
 int clt_smooth_torus_sphere(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,

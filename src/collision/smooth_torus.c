@@ -53,16 +53,20 @@ static void circle_at(const circle_t *k, double theta, double x[3], double dx[3]
 /* Closest point y of circle k to p, and |p − y|. On the axis every circle point is equally far;
  * the one along e1 is taken (*on_axis set). */
 static double point_circle(const circle_t *k, const double p[3], double y[3], bool *on_axis) {
-  double d[3], rho[3];
+  double d[3];
   clt_v3_sub(d, p, k->c);
-  clt_v3_axpy(rho, d, -clt_v3_dot(d, k->axis), k->axis);
-  double len = clt_v3_norm(rho);
+  /* The direction to p in the ring's own basis (e1, e2), so y stays in the ring's plane to
+   * rounding: d − (d·axis) axis, normalized, carries an axial error ε|d|/ρ that near the axis
+   * (ρ ≪ |d|) moved y off the circle by up to 1e-6 R (found by test_torus_degenerate.c). */
+  double x1 = clt_v3_dot(d, k->e1), x2 = clt_v3_dot(d, k->e2), len = hypot(x1, x2);
   bool axis = !(len > 1e-14 * (k->radius + clt_v3_norm(d)));
   if (on_axis) *on_axis = axis;
-  if (axis)
+  if (axis) {
     clt_v3_axpy(y, k->c, k->radius, k->e1);
-  else
-    clt_v3_axpy(y, k->c, k->radius / len, rho);
+  } else {
+    double c1 = k->radius * x1 / len, c2 = k->radius * x2 / len;
+    for (int i = 0; i < 3; i++) y[i] = k->c[i] + c1 * k->e1[i] + c2 * k->e2[i];
+  }
   double r[3];
   clt_v3_sub(r, p, y);
   return clt_v3_norm(r);

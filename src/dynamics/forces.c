@@ -1,6 +1,9 @@
-/* Force elements (SPEC.md §1 k̂, §4): applied forces/torques (constant + cosine) and spring–dampers
- * treated explicitly. The linearly implicit spring treatment (compliant rows, SPEC.md §4) belongs
- * to the [stepper] work and is refused with CLT_ERR_UNSUPPORTED until then. */
+/* Force elements (SPEC.md §1 k̂, §4): applied forces/torques (constant + cosine), spring–dampers
+ * between two attachment points and rotational spring–dampers about an axis. Explicit elements
+ * put −(γ φ + δ φ̇) ∇φ into k (here); linearly implicit ones (004 (32)–(33)) become compliant
+ * bilateral rows of the step problem (src/steppers/stage_spring_rows.c) and are skipped here.
+ * Both use clt_force_element_gradient, so the row of an implicit element is exactly the ∇φ its
+ * explicit force acts along. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +25,7 @@ clt_force_def_t clt_default_force_def(clt_force_type_t type) {
 static const char *const force_names[CLT_FORCE_TYPE_COUNT] = {
     [CLT_FORCE_APPLIED] = "applied",
     [CLT_FORCE_SPRING_DAMPER] = "spring-damper",
+    [CLT_FORCE_ROTATIONAL_SPRING_DAMPER] = "rotational-spring-damper",
 };
 
 const char *clt_force_type_name(clt_force_type_t type) {
@@ -34,6 +38,7 @@ clt_force_type_t clt_force_type_from_name(const char *name) {
   for (int t = 0; t < CLT_FORCE_TYPE_COUNT; t++)
     if (strcmp(force_names[t], name) == 0) return (clt_force_type_t)t;
   if (strcmp(name, "spring_damper") == 0) return CLT_FORCE_SPRING_DAMPER;
+  if (strcmp(name, "rotational_spring_damper") == 0) return CLT_FORCE_ROTATIONAL_SPRING_DAMPER;
   return CLT_FORCE_TYPE_COUNT;
 }
 
@@ -42,6 +47,57 @@ int clt_world_force_count(const clt_world_t *world) { return world->force_count;
 static bool finite3(const double a[3]) { return clt_v3_isfinite(a); }
 
 #define FAIL(...) clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, __VA_ARGS__)
+
+/* Orientation (body → world) of side `body` (identity for the ground). */
+static void side_orientation(const clt_world_t *world, int body, double q[4]) {
+  if (body < 0) {
+    clt_q_identity(q);
+  } else {
+    clt_q_copy(q, world->states[body].orientation);
+  }
+}
+
+/* A rotational spring–damper: axes and reference vectors (3D) or the angle offset (2D), all taken
+ * from the configuration at creation so that φ = −rest_angle there. */
+static clt_status_t rotational_setup(clt_world_t *world, const clt_force_def_t *def, const char *label,
+                                     clt_force_rec_t *rec) {
+  if (def->anchor_a[0] != 0.0 || def->anchor_a[1] != 0.0 || def->anchor_a[2] != 0.0 || def->anchor_b[0] != 0.0 ||
+      def->anchor_b[1] != 0.0 || def->anchor_b[2] != 0.0)
+    return FAIL("%s: a rotational spring-damper has no anchors (it acts on the relative rotation)", label);
+  if (def->rest_length >= 0.0)
+    return FAIL("%s: a rotational spring-damper uses rest_angle, not rest_length", label);
+  rec->rest_angle = def->rest_angle;
+  if (world->dimension == 2) {
+    if (clt_v3_norm(def->axis_a) != 0.0 || clt_v3_norm(def->axis_b) != 0.0)
+      return FAIL("%s: in a 2D world the axis is z; leave axis_a and axis_b zero", label);
+    double ta = rec->body_a >= 0 ? world->states[rec->body_a].angle : 0.0;
+    double tb = rec->body_b >= 0 ? world->states[rec->body_b].angle : 0.0;
+    rec->angle_offset = ta - tb;
+    clt_v3_set(rec->axis_a, 0.0, 0.0, 1.0);
+    clt_v3_set(rec->axis_b, 0.0, 0.0, 1.0);
+    return CLT_OK;
+  }
+  double la = clt_v3_norm(def->axis_a), lb = clt_v3_norm(def->axis_b);
+  if (!(la > 0.0)) return FAIL("%s: axis_a must be non-zero in a 3D world", label);
+  double qa[4], qb[4], a[3], n[3];
+  side_orientation(world, rec->body_a, qa);
+  side_orientation(world, rec->body_b, qb);
+  clt_v3_scale(a, def->axis_a, 1.0 / la);
+  clt_body_vector_from_def(world, rec->body_a, a, rec->axis_a);
+  clt_q_rotate(n, qa, rec->axis_a);
+  if (lb > 0.0) {
+    double b[3];
+    clt_v3_scale(b, def->axis_b, 1.0 / lb);
+    clt_body_vector_from_def(world, rec->body_b, b, rec->axis_b);
+  } else {
+    clt_q_rotate_inv(rec->axis_b, qb, n);
+  }
+  double t2[3], u[3];
+  clt_v3_basis(rec->axis_a, rec->perp_a, t2);
+  clt_q_rotate(u, qa, rec->perp_a);
+  clt_q_rotate_inv(rec->perp_b, qb, u);
+  return CLT_OK;
+}
 
 clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def, clt_force_id_t *out) {
   if (out) {
@@ -59,7 +115,8 @@ clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def,
   if (!finite3(def->force) || !finite3(def->torque) || !finite3(def->force_amplitude) ||
       !finite3(def->torque_amplitude) || !isfinite(def->frequency) || !isfinite(def->phase) ||
       !finite3(def->anchor_a) || !finite3(def->anchor_b) || !isfinite(def->stiffness) ||
-      !isfinite(def->damping) || !isfinite(def->rest_length))
+      !isfinite(def->damping) || !isfinite(def->rest_length) || !finite3(def->axis_a) ||
+      !finite3(def->axis_b) || !isfinite(def->rest_angle))
     return FAIL("%s: every numeric field must be finite", label);
 
   clt_force_rec_t rec;
@@ -110,16 +167,17 @@ clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def,
     if (!(def->damping >= 0.0)) return FAIL("%s: damping must be >= 0 and finite (got %g)", label, def->damping);
     if ((int)def->treatment != CLT_TREAT_EXPLICIT && (int)def->treatment != CLT_TREAT_IMPLICIT)
       return FAIL("%s: treatment is not a known treatment (got %d)", label, (int)def->treatment);
-    if (def->treatment == CLT_TREAT_IMPLICIT)
-      return clt_world_fail(world, CLT_ERR_UNSUPPORTED,
-                            "%s: the implicit spring-damper treatment (compliant rows, SPEC.md §4) is not "
-                            "supported yet (the [stepper] work); use treatment explicit", label);
+    rec.stiffness = def->stiffness;
+    rec.damping = def->damping;
+    if (def->type == CLT_FORCE_ROTATIONAL_SPRING_DAMPER) {
+      st = rotational_setup(world, def, label, &rec);
+      if (st != CLT_OK) return st;
+      goto store;
+    }
     if (world->dimension == 2 && (def->anchor_a[2] != 0.0 || def->anchor_b[2] != 0.0))
       return FAIL("%s: anchor_a[2] and anchor_b[2] must be 0 in a 2D world", label);
     clt_body_point_from_def(world, rec.body_a, def->anchor_a, rec.anchor_a);
     clt_body_point_from_def(world, rec.body_b, def->anchor_b, rec.anchor_b);
-    rec.stiffness = def->stiffness;
-    rec.damping = def->damping;
     if (def->rest_length < 0.0) {
       double pa[3], pb[3], d[3];
       clt_body_world_point(world, rec.body_a, rec.anchor_a, pa, NULL);
@@ -130,6 +188,7 @@ clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def,
       rec.rest_length = def->rest_length;
     }
   }
+store:
   if (!clt_grow((void **)&world->forces, &world->force_capacity, world->force_count + 1, sizeof *world->forces))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);
   world->forces[world->force_count] = rec;
@@ -142,38 +201,103 @@ clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def,
   return CLT_OK;
 }
 
-/* Adds a world-frame force f acting at world point p to a body's accumulators. */
-static void add_point_force(clt_world_t *world, int body, const double f[3], const double p[3]) {
-  if (body < 0 || world->bodies[body].type != CLT_BODY_DYNAMIC) return;
+bool clt_force_is_element(const clt_force_rec_t *f) {
+  return f->type == CLT_FORCE_SPRING_DAMPER || f->type == CLT_FORCE_ROTATIONAL_SPRING_DAMPER;
+}
+
+/* One side of a linear spring's row: linear n, angular ρ × n (2D: the scalar in [0]; 3D: in the
+ * body frame, SPEC.md §0 "Jacobian row"), times sign. */
+static void point_side(const clt_world_t *world, int body, const double p[3], const double n[3], double sign,
+                       double lin[3], double ang[3]) {
+  memset(lin, 0, 3 * sizeof *lin);
+  memset(ang, 0, 3 * sizeof *ang);
+  if (body < 0) return;
   const clt_body_state_t *s = &world->states[body];
-  double rho[3], tau[3];
+  double rho[3];
   clt_v3_sub(rho, p, s->position);
-  clt_v3_add(world->force_acc[body], world->force_acc[body], f);
+  clt_v3_scale(lin, n, sign);
   if (world->dimension == 2) {
-    world->torque_acc[body][0] += rho[0] * f[1] - rho[1] * f[0];
+    lin[2] = 0.0;
+    ang[0] = sign * (rho[0] * n[1] - rho[1] * n[0]);
   } else {
-    double tau_body[3];
-    clt_v3_cross(tau, rho, f);
-    clt_q_rotate_inv(tau_body, s->orientation, tau);
-    clt_v3_add(world->torque_acc[body], world->torque_acc[body], tau_body);
+    double c[3];
+    clt_v3_cross(c, rho, n);
+    clt_q_rotate_inv(ang, s->orientation, c);
+    clt_v3_scale(ang, ang, sign);
   }
 }
 
-/* Spring–damper state: unit direction n from B to A, length, rate of length. */
-static void spring_geometry(const clt_world_t *world, const clt_force_rec_t *f, double n[3], double *length,
-                            double *rate, double pa[3], double pb[3]) {
-  double va[3], vb[3], d[3], dv[3];
-  clt_body_world_point(world, f->body_a, f->anchor_a, pa, va);
-  clt_body_world_point(world, f->body_b, f->anchor_b, pb, vb);
-  clt_v3_sub(d, pa, pb);
-  clt_v3_sub(dv, va, vb);
-  *length = clt_v3_norm(d);
-  if (*length > 0.0) {
-    clt_v3_scale(n, d, 1.0 / *length);
-  } else {
-    clt_v3_set(n, 0.0, 0.0, 0.0); /* coincident anchors: no direction, no force */
+/* Angle wrapped into (−π, π]. */
+static double wrap_angle(double a) {
+  a = fmod(a, 2.0 * CLT_PI);
+  if (a > CLT_PI) a -= 2.0 * CLT_PI;
+  if (a <= -CLT_PI) a += 2.0 * CLT_PI;
+  return a;
+}
+
+bool clt_force_element_gradient(const clt_world_t *world, const clt_force_rec_t *f, double *phi, double grad[12]) {
+  memset(grad, 0, 12 * sizeof *grad);
+  *phi = 0.0;
+  if (f->type == CLT_FORCE_SPRING_DAMPER) {
+    /* φ = |p_A − p_B| − L₀, ∇φ = the unit direction n = (p_A − p_B)/|p_A − p_B| at both points. */
+    double pa[3], pb[3], d[3], n[3];
+    clt_body_world_point(world, f->body_a, f->anchor_a, pa, NULL);
+    clt_body_world_point(world, f->body_b, f->anchor_b, pb, NULL);
+    clt_v3_sub(d, pa, pb);
+    double length = clt_v3_norm(d);
+    *phi = length - f->rest_length;
+    if (!(length > 0.0)) return false; /* coincident anchors: no direction, no force */
+    clt_v3_scale(n, d, 1.0 / length);
+    point_side(world, f->body_a, pa, n, 1.0, grad, grad + 3);
+    point_side(world, f->body_b, pb, n, -1.0, grad + 6, grad + 9);
+    return true;
   }
-  *rate = clt_v3_dot(n, dv);
+  if (f->type != CLT_FORCE_ROTATIONAL_SPRING_DAMPER) return false;
+  if (world->dimension == 2) {
+    /* φ = θ_A − θ_B − (θ_A − θ_B at creation) − rest angle; φ̇ = ω_A − ω_B (no wrapping in 2D). */
+    double ta = f->body_a >= 0 ? world->states[f->body_a].angle : 0.0;
+    double tb = f->body_b >= 0 ? world->states[f->body_b].angle : 0.0;
+    *phi = ta - tb - f->angle_offset - f->rest_angle;
+    if (f->body_a >= 0) grad[3] = 1.0;
+    if (f->body_b >= 0) grad[9] = -1.0;
+    return true;
+  }
+  /* 3D: n = R_A axis_a; θ = the angle from u_B = R_B perp_b to u_A = R_A perp_a about n (both
+   * taken in the plane ⊥ n); φ̇ = n·(ω_A − ω_B) in world terms, i.e. the body-frame rows
+   * R_Aᵀ n = axis_a and −R_Bᵀ n. */
+  double qa[4], qb[4], n[3], ua[3], ub[3], c[3];
+  side_orientation(world, f->body_a, qa);
+  side_orientation(world, f->body_b, qb);
+  clt_q_rotate(n, qa, f->axis_a);
+  clt_q_rotate(ua, qa, f->perp_a);
+  clt_q_rotate(ub, qb, f->perp_b);
+  clt_v3_cross(c, ub, ua);
+  *phi = wrap_angle(atan2(clt_v3_dot(c, n), clt_v3_dot(ub, ua)) - f->rest_angle);
+  if (f->body_a >= 0) clt_v3_copy(grad + 3, f->axis_a);
+  if (f->body_b >= 0) {
+    clt_q_rotate_inv(grad + 9, qb, n);
+    clt_v3_scale(grad + 9, grad + 9, -1.0);
+  }
+  return true;
+}
+
+/* Adds the generalized force s·g of one side (g: linear world force, angular body-frame torque). */
+static void add_side(clt_world_t *world, int body, const double *lin, const double *ang, double s) {
+  if (body < 0 || world->bodies[body].type != CLT_BODY_DYNAMIC) return;
+  clt_v3_axpy(world->force_acc[body], world->force_acc[body], s, lin);
+  if (world->dimension == 2) {
+    world->torque_acc[body][0] += s * ang[0];
+  } else {
+    clt_v3_axpy(world->torque_acc[body], world->torque_acc[body], s, ang);
+  }
+}
+
+/* ∇φᵀ v of one side (6-vector layout of the row). */
+static double side_rate(const clt_world_t *world, int body, const double *lin, const double *ang) {
+  if (body < 0) return 0.0;
+  const clt_body_state_t *s = &world->states[body];
+  return clt_v3_dot(lin, s->velocity) + (world->dimension == 2 ? ang[0] * s->angular_velocity[0]
+                                                                : clt_v3_dot(ang, s->angular_velocity));
 }
 
 void clt_forces_accumulate(clt_world_t *world, double t) {
@@ -196,16 +320,14 @@ void clt_forces_accumulate(clt_world_t *world, double t) {
         clt_q_rotate_inv(tau_body, world->states[b].orientation, torque);
         clt_v3_add(world->torque_acc[b], world->torque_acc[b], tau_body);
       }
-    } else if (f->type == CLT_FORCE_SPRING_DAMPER) {
-      double n[3], length, rate, pa[3], pb[3];
-      spring_geometry(world, f, n, &length, &rate, pa, pb);
-      /* SPEC.md §4: f = −(γ φ + δ φ̇) along ∇φ, φ = |p_A − p_B| − L₀. */
-      double magnitude = -(f->stiffness * (length - f->rest_length) + f->damping * rate);
-      double fa[3], fb[3];
-      clt_v3_scale(fa, n, magnitude);
-      clt_v3_scale(fb, n, -magnitude);
-      add_point_force(world, f->body_a, fa, pa);
-      add_point_force(world, f->body_b, fb, pb);
+    } else if (clt_force_is_element(f) && f->treatment == CLT_TREAT_EXPLICIT) {
+      /* SPEC.md §4, explicit: k ∋ −(γ φ + δ φ̇) ∇φ, φ̇ = ∇φᵀ v. Implicit elements are rows. */
+      double phi, g[12];
+      if (!clt_force_element_gradient(world, f, &phi, g)) continue;
+      double rate = side_rate(world, f->body_a, g, g + 3) + side_rate(world, f->body_b, g + 6, g + 9);
+      double magnitude = -(f->stiffness * phi + f->damping * rate);
+      add_side(world, f->body_a, g, g + 3, magnitude);
+      add_side(world, f->body_b, g + 6, g + 9, magnitude);
     }
   }
 }
@@ -214,10 +336,9 @@ double clt_forces_potential_energy(const clt_world_t *world) {
   double energy = 0.0;
   for (int k = 0; k < world->force_count; k++) {
     const clt_force_rec_t *f = &world->forces[k];
-    if (f->type != CLT_FORCE_SPRING_DAMPER) continue;
-    double n[3], length, rate, pa[3], pb[3];
-    spring_geometry(world, f, n, &length, &rate, pa, pb);
-    double phi = length - f->rest_length;
+    if (!clt_force_is_element(f)) continue;
+    double phi, g[12];
+    clt_force_element_gradient(world, f, &phi, g);
     energy += 0.5 * f->stiffness * phi * phi;
   }
   return energy;

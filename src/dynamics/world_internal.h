@@ -75,6 +75,10 @@ typedef struct clt_force_rec_t {
   double anchor_a[3], anchor_b[3];  /* principal frames (world for the ground) */
   double stiffness, damping, rest_length;
   clt_force_treatment_t treatment;
+  /* rotational spring–damper (SPEC.md §4): unit axes and reference vectors ⊥ the axis in the
+   * principal frames (world for the ground; 3D), the rest angle and, in 2D, θ_A − θ_B at creation */
+  double axis_a[3], axis_b[3], perp_a[3], perp_b[3];
+  double rest_angle, angle_offset;
 } clt_force_rec_t;
 
 struct clt_world_t {
@@ -154,8 +158,21 @@ void clt_kinematic_state(const clt_world_t *world, int body, double t, clt_body_
 /* Generalized force k at (t, q, v) excluding gravity and gyroscopic terms: applied forces and
  * explicit springs, into force_acc / torque_acc (which it zeroes first). */
 void clt_forces_accumulate(clt_world_t *world, double t);
-/* Potential energy of the explicit springs. */
+/* Drag tensors of a body for the overdamped law (SPEC.md §6.1; src/dynamics/drag.c, docs/stepping.md
+ * "ReLCP and the overdamped law"), principal frame: translational zt [N s/m], rotational zr
+ * [N m s]; the default from the shapes and world->viscosity, or the body's drag_linear /
+ * drag_angular where given (not all zero). False when the body has nothing to derive a drag from
+ * or a given drag has a component <= 0. */
+bool clt_body_drag(const clt_world_t *world, int body, double zt[3][3], double zr[3][3]);
+/* Potential energy of the springs (explicit and implicit), Σ ½ γ φ². */
 double clt_forces_potential_energy(const clt_world_t *world);
+/* φ and ∇φ of a spring–damper or rotational spring–damper element at the current state
+ * (src/dynamics/forces.c): grad = (linear_a, angular_a, linear_b, angular_b), the two-body row
+ * layout of src/constraints/joint.h (ω in the body frame; 2D: [0], [1] and the angle's [0]).
+ * Returns false (grad zero) where the element has no direction (coincident anchors). */
+bool clt_force_element_gradient(const clt_world_t *world, const clt_force_rec_t *f, double *phi, double grad[12]);
+/* A spring–damper element (linear or rotational). */
+bool clt_force_is_element(const clt_force_rec_t *f);
 
 /* Joint constraint values Θ (SPEC.md §1) at the current state: writes at most 6 components into
  * theta and returns their count. */

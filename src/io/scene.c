@@ -31,6 +31,8 @@ typedef struct scene_body_t {
   clt_body_def_t def;
   clt_shape_def_t *shapes;
   char *name;
+  bool shared_shapes; /* a grid copy: shapes belong to the grid's first body (docs "Body grids") */
+  int entry;          /* index in the file's "bodies" array (differs after a grid) */
 } scene_body_t;
 
 typedef struct scene_joint_t {
@@ -43,6 +45,7 @@ typedef struct scene_force_t {
   clt_force_def_t def;
   int body_a, body_b;
   char *name;
+  bool rigid; /* spring-damper "rigid": true: built as a distance joint instead (SPEC.md §8 twobar) */
 } scene_force_t;
 
 struct clt_scene_t {
@@ -697,11 +700,57 @@ static const char *const cone_names[] = {"polyhedral", "circular", NULL};
 static const char *const body_type_names[] = {"dynamic", "static", "kinematic", NULL};
 static const char *const treatment_names[] = {"explicit", "implicit", NULL};
 
+/* method.contact_model (SPEC.md §6): "default" | "relcp" | "snsd" | "multisphere:N", N odd in
+ * 1…CONTACT_MULTISPHERE_MAX (the sphere count is part of the value so a sweep is one --set). */
+#define CONTACT_MULTISPHERE_MAX 63
+
+static bool read_contact_model(ctx_t *ctx, const cJSON *m, const char *parent, clt_method_t *method) {
+  const char *s = NULL;
+  if (!read_string(ctx, m, parent, "contact_model", &s, false)) return false;
+  if (!s) return true;
+  char p[PATH_SIZE];
+  join_key(p, parent, "contact_model");
+  static const char *const plain[] = {"default", "relcp", "snsd"};
+  static const clt_contact_model_t plain_models[] = {CLT_CONTACT_MODEL_DEFAULT, CLT_CONTACT_MODEL_RELCP,
+                                                     CLT_CONTACT_MODEL_SNSD};
+  for (int i = 0; i < 3; i++) {
+    if (strcmp(s, plain[i]) == 0) {
+      method->contact_model = plain_models[i];
+      return true;
+    }
+  }
+  static const char prefix[] = "multisphere:";
+  if (strncmp(s, prefix, sizeof prefix - 1) == 0) {
+    const char *digits = s + sizeof prefix - 1;
+    bool integer = *digits != '\0' && strlen(digits) <= 9;
+    for (const char *c = digits; *c; c++) {
+      if (*c < '0' || *c > '9') integer = false;
+    }
+    if (!integer) {
+      return fail(ctx, p, "%s: N must be an odd integer from 1 to %d", s, CONTACT_MULTISPHERE_MAX);
+    }
+    long count = strtol(digits, NULL, 10);
+    if (count < 1 || count > CONTACT_MULTISPHERE_MAX) {
+      return fail(ctx, p, "%s: N must be between 1 and %d", s, CONTACT_MULTISPHERE_MAX);
+    }
+    if (count % 2 == 0) return fail(ctx, p, "%s: N must be odd", s);
+    method->contact_model = CLT_CONTACT_MODEL_MULTISPHERE;
+    method->multisphere_count = (int)count;
+    return true;
+  }
+  if (strcmp(s, "multisphere") == 0) {
+    return fail(ctx, p, "\"multisphere\" needs the sphere count: multisphere:N (N odd, 1 to %d)",
+                CONTACT_MULTISPHERE_MAX);
+  }
+  return fail(ctx, p, "unknown value \"%s\" (expected one of: default, relcp, snsd, multisphere:N)", s);
+}
+
 static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   static const char *const keys[] = {
       "scheme",     "gamma",          "alpha",      "post_repeats", "post_tolerance", "solver",
       "tolerance",  "max_iterations", "relaxation", "warm_start",   "active_set_eps", "friction_directions",
-      "gyroscopic", "on_unconverged", "friction_cone", NULL};
+      "gyroscopic", "on_unconverged", "friction_cone", "contact_model", "overlap_tolerance",
+      "relcp_max_iterations", "spring_projection", NULL};
   const char *p = "method";
   if (!expect_object(ctx, m, p) || !check_keys(ctx, m, p, keys, "method")) return false;
   int e;
@@ -749,6 +798,46 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   e = (int)method->friction_cone;
   if (!read_enum(ctx, m, p, "friction_cone", cone_names, &e, false)) return false;
   method->friction_cone = (clt_friction_cone_t)e;
+  /* SPEC.md §6: contact model and ReLCP tolerances. */
+  if (!read_contact_model(ctx, m, p, method)) return false;
+  if (!read_number(ctx, m, p, "overlap_tolerance", &method->overlap_tolerance, RANGE_POSITIVE, false))
+    return false;
+  n = method->relcp_max_iterations;
+  if (!read_int(ctx, m, p, "relcp_max_iterations", &n, 1, 1000000, false)) return false;
+  method->relcp_max_iterations = (int)n;
+  /* SPEC.md §4 nonlinear projection after the step: Gauss–Newton passes, 0 = off */
+  n = method->spring_projection;
+  if (!read_int(ctx, m, p, "spring_projection", &n, 0, 1000, false)) return false;
+  method->spring_projection = (int)n;
+  return true;
+}
+
+/* Law of motion (SPEC.md §6.1): top-level "law", "viscosity", "planar". viscosity is read under
+ * either law (a --set law=inertial must not invalidate an overdamped scene); only the overdamped
+ * law uses it. */
+static const char *const law_names[] = {"inertial", "overdamped", NULL};
+
+static bool read_world_law(ctx_t *ctx, const cJSON *root, clt_world_def_t *wd) {
+  int e = (int)wd->law;
+  if (!read_enum(ctx, root, "", "law", law_names, &e, false)) return false;
+  wd->law = (clt_law_t)e;
+  if (!read_number(ctx, root, "", "viscosity", &wd->viscosity, RANGE_POSITIVE, false)) return false;
+  if (get(root, "planar") && ctx->dimension == 2) {
+    return fail(ctx, "planar", "not allowed in a 2D scene (a 2D world is planar)");
+  }
+  if (!read_bool(ctx, root, "", "planar", &wd->planar)) return false;
+  /* The default contact rows (SPEC.md §1, with friction) know only the inertial, unconfined law
+   * (docs/stepping.md "ReLCP and the overdamped law"): say so before anything runs. */
+  if (wd->method.contact_model == CLT_CONTACT_MODEL_DEFAULT) {
+    if (wd->law == CLT_LAW_OVERDAMPED) {
+      return fail(ctx, "law", "\"overdamped\" needs method.contact_model relcp, snsd or multisphere:N "
+                              "(the default contact rows are inertial only)");
+    }
+    if (wd->planar) {
+      return fail(ctx, "planar", "needs method.contact_model relcp, snsd or multisphere:N (the default "
+                                 "contact rows are unconfined)");
+    }
+  }
   return true;
 }
 
@@ -990,14 +1079,172 @@ static bool read_motion(ctx_t *ctx, const cJSON *m, const char *p, clt_motion_t 
   return true;
 }
 
-static bool read_body(ctx_t *ctx, const cJSON *b, int index) {
+/* Overdamped drag (SPEC.md §6.1) about the principal axes: both or neither (neither: the library
+ * computes it from the shapes and the viscosity), every component > 0 (zero drag would be an
+ * infinite mobility), dynamic bodies only. */
+static bool read_drag(ctx_t *ctx, const cJSON *b, const char *p, clt_body_def_t *def) {
+  const cJSON *lin = get(b, "drag_linear"), *ang = get(b, "drag_angular");
+  if (!lin && !ang) return true;
+  char pk[PATH_SIZE];
+  join_key(pk, p, lin ? "drag_linear" : "drag_angular");
+  if (def->type != CLT_BODY_DYNAMIC) {
+    return fail(ctx, pk, "not allowed for a %s body (only dynamic bodies move by drag)",
+                body_type_names[def->type]);
+  }
+  if (!lin || !ang) {
+    join_key(pk, p, lin ? "drag_angular" : "drag_linear");
+    return fail(ctx, pk, "required when %s is given (give both drags or neither)",
+                lin ? "drag_linear" : "drag_angular");
+  }
+  if (!read_dvec(ctx, b, p, "drag_linear", def->drag_linear, RANGE_POSITIVE, true)) return false;
+  return read_angular(ctx, b, p, "drag_angular", def->drag_angular, RANGE_POSITIVE);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Body grids (docs/scene-format.md "Body grids"): bodies[i].grid makes one entry stand for many
+ * copies of the body on a lattice, so a 10^5-grain pile is a short file. The resolved scene keeps
+ * the grid (not its expansion): the copies are a pure function of the grid fields and of the
+ * generator below, so the stored scene rebuilds the same world bit for bit and stays small. */
+
+#define GRID_MAX_BODIES 10000000 /* all bodies of a scene, grids expanded */
+#define GRID_MAX_SEED INT64_C(9007199254740991) /* 2^53 − 1: exact in a JSON number */
+
+typedef struct grid_spec_t {
+  int64_t count[3];  /* lattice points per axis (1 on unused axes) */
+  double spacing[3]; /* lattice step per axis [m] */
+  double jitter[3];  /* uniform offset amplitude per axis [m]: x + jitter·U[−1, 1) */
+  int64_t number;    /* bodies made: the first `number` lattice points, x fastest, then y, z */
+  int64_t seed;
+} grid_spec_t;
+
+/* The jitter generator: xorshift64* (Marsaglia / Vigna), state = seed XOR 0x9E3779B97F4A7C15
+ * (never zero for seeds < 2^53). Portable integer arithmetic, so every platform and thread count
+ * makes the same grid; seed 0 gives the sequence bench/peers uses for its piles. */
+static double grid_uniform(uint64_t *state) {
+  uint64_t x = *state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *state = x;
+  uint64_t r = x * UINT64_C(2685821657736338717);
+  return (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0; /* [−1, 1) */
+}
+
+/* Reads and checks bodies[index].grid (absent: one body, spec->number = 1). */
+static bool read_grid(ctx_t *ctx, const cJSON *b, int index, grid_spec_t *spec) {
+  memset(spec, 0, sizeof *spec);
+  for (int k = 0; k < 3; k++) spec->count[k] = 1;
+  spec->number = 1;
+  if (!cJSON_IsObject(b)) return true; /* read_body reports it */
+  const cJSON *g = get(b, "grid");
+  if (!g) return true;
+  char p[PATH_SIZE], pk[PATH_SIZE];
+  join_index(p, "bodies", index);
+  join_key(p, p, "grid");
+  static const char *const keys[] = {"count", "spacing", "number", "jitter", "seed", NULL};
+  if (!expect_object(ctx, g, p) || !check_keys(ctx, g, p, keys, "a grid")) return false;
+  int dim = ctx->dimension;
+  double count[3] = {1, 1, 1};
+  if (!read_dvec(ctx, g, p, "count", count, RANGE_ANY, true)) return false;
+  double product = 1;
+  for (int k = 0; k < dim; k++) {
+    join_key(pk, p, "count");
+    join_index(pk, pk, k);
+    char got[64];
+    format_number(count[k], got, sizeof got);
+    if (count[k] != floor(count[k])) return fail(ctx, pk, "must be an integer (got %s)", got);
+    if (count[k] < 1 || count[k] > GRID_MAX_BODIES)
+      return fail(ctx, pk, "must be between 1 and %d (got %s)", GRID_MAX_BODIES, got);
+    spec->count[k] = (int64_t)count[k];
+    product *= count[k];
+  }
+  if (!read_dvec(ctx, g, p, "spacing", spec->spacing, RANGE_POSITIVE, true)) return false;
+  const cJSON *jitter = get(g, "jitter");
+  if (jitter && cJSON_IsNumber(jitter)) {
+    double a = 0;
+    if (!read_number(ctx, g, p, "jitter", &a, RANGE_NONNEGATIVE, false)) return false;
+    for (int k = 0; k < dim; k++) spec->jitter[k] = a;
+  } else if (jitter) {
+    if (!cJSON_IsArray(jitter)) {
+      join_key(pk, p, "jitter");
+      char got[64];
+      describe(jitter, got, sizeof got);
+      return fail(ctx, pk, "must be a number or an array of %d numbers (got %s)", dim, got);
+    }
+    if (!read_dvec(ctx, g, p, "jitter", spec->jitter, RANGE_NONNEGATIVE, false)) return false;
+  }
+  spec->number = (int64_t)fmin(product, (double)GRID_MAX_BODIES + 1);
+  if (get(g, "number")) {
+    int64_t max = product < (double)GRID_MAX_BODIES ? (int64_t)product : GRID_MAX_BODIES;
+    if (!read_int(ctx, g, p, "number", &spec->number, 1, max, false)) return false;
+  } else if (product > GRID_MAX_BODIES) {
+    join_key(pk, p, "count");
+    char got[64];
+    format_number(product, got, sizeof got);
+    return fail(ctx, pk, "makes %s bodies; at most %d (or give \"number\")", got, GRID_MAX_BODIES);
+  }
+  if (!read_int(ctx, g, p, "seed", &spec->seed, 0, GRID_MAX_SEED, false)) return false;
+  return true;
+}
+
+/* Fills bodies[slot + 1 … slot + number − 1] from the template read into bodies[slot] and moves
+ * every copy to its lattice point: position + (i dx, j dy, k dz) + jitter. Copies share the
+ * template's shape array; named bodies get the copy index as a suffix ("grain" → "grain0" …). */
+static bool expand_grid(ctx_t *ctx, const grid_spec_t *spec, int index, int slot) {
   clt_scene_t *scene = ctx->scene;
-  scene_body_t *body = &scene->bodies[index];
+  scene_body_t template = scene->bodies[slot];
+  char p[PATH_SIZE], base_name[NAME_MAX_LENGTH + 1] = "";
+  join_index(p, "bodies", index);
+  if (template.name) snprintf(base_name, sizeof base_name, "%s", template.name);
+  if (template.name) {
+    char digits[32];
+    int width = snprintf(digits, sizeof digits, "%lld", (long long)(spec->number - 1));
+    if (strlen(template.name) + (size_t)width > NAME_MAX_LENGTH) {
+      char pn[PATH_SIZE];
+      join_key(pn, p, "name");
+      return fail(ctx, pn, "must be at most %d characters with the grid index appended (got %zu + %d)",
+                  NAME_MAX_LENGTH, strlen(template.name), width);
+    }
+  }
+  uint64_t state = (uint64_t)spec->seed ^ UINT64_C(0x9E3779B97F4A7C15);
+  int dim = ctx->dimension;
+  for (int64_t n = 0; n < spec->number; n++) {
+    scene_body_t *body = &scene->bodies[slot + n];
+    if (n > 0) {
+      *body = template;
+      body->shared_shapes = true;
+      body->name = NULL;
+    }
+    if (template.name) {
+      char name[NAME_MAX_LENGTH + 1];
+      snprintf(name, sizeof name, "%s%lld", base_name, (long long)n);
+      char *copy = dup_string(name);
+      if (!copy) return fail(ctx, p, "out of memory");
+      if (n == 0) free(body->name); /* the template's own name becomes "<name>0" */
+      body->name = copy;
+      body->def.name = body->name;
+    }
+    int64_t index_of[3] = {n % spec->count[0], (n / spec->count[0]) % spec->count[1],
+                           n / (spec->count[0] * spec->count[1])};
+    for (int k = 0; k < dim; k++) {
+      double x = template.def.position[k] + (double)index_of[k] * spec->spacing[k];
+      if (spec->jitter[k] > 0) x += spec->jitter[k] * grid_uniform(&state);
+      body->def.position[k] = x;
+    }
+  }
+  return true;
+}
+
+static bool read_body(ctx_t *ctx, const cJSON *b, int index, int slot, const grid_spec_t *grid) {
+  clt_scene_t *scene = ctx->scene;
+  scene_body_t *body = &scene->bodies[slot];
+  body->entry = index;
   char p[PATH_SIZE];
   join_index(p, "bodies", index);
   static const char *const keys[] = {
       "name", "type",    "position", "angle", "orientation", "velocity", "angular_velocity",
-      "mass", "inertia", "material", "shape", "shapes",      "motion",   NULL};
+      "mass", "inertia", "material", "shape", "shapes",      "motion",   "drag_linear",
+      "drag_angular", "grid", NULL};
   if (!expect_object(ctx, b, p) || !check_keys(ctx, b, p, keys, "a body")) return false;
   clt_body_def_t def = clt_default_body_def();
   const char *name = NULL;
@@ -1060,6 +1307,8 @@ static bool read_body(ctx_t *ctx, const cJSON *b, int index) {
     }
   }
 
+  if (!read_drag(ctx, b, p, &def)) return false;
+
   int body_material = scene->default_material;
   if (!find_material(ctx, b, p, &body_material)) return false;
   const cJSON *shape = get(b, "shape");
@@ -1102,7 +1351,7 @@ static bool read_body(ctx_t *ctx, const cJSON *b, int index) {
   def.shape_count = count;
   def.name = body->name;
   body->def = def;
-  return true;
+  return get(b, "grid") ? expand_grid(ctx, grid, index, slot) : true;
 }
 
 /* Body names are looked up through a sorted index (scenes may have 10^4–10^5 bodies). */
@@ -1138,10 +1387,10 @@ static bool index_body_names(ctx_t *ctx) {
   }
   if (first_dup >= 0) {
     char p[PATH_SIZE], pn[PATH_SIZE];
-    join_index(p, "bodies", first_dup);
+    join_index(p, "bodies", scene->bodies[first_dup].entry);
     join_key(pn, p, "name");
     return fail(ctx, pn, "duplicate body name \"%s\" (also bodies[%d])", scene->bodies[first_dup].name,
-                other);
+                scene->bodies[other].entry);
   }
   return true;
 }
@@ -1263,7 +1512,7 @@ static bool read_force(ctx_t *ctx, const cJSON *f, int index) {
   char p[PATH_SIZE], pk[PATH_SIZE];
   join_index(p, "forces", index);
   if (!expect_object(ctx, f, p)) return false;
-  static const char *const force_type_names[] = {"applied", "spring-damper", NULL};
+  static const char *const force_type_names[] = {"applied", "spring-damper", "rotational-spring-damper", NULL};
   int type = 0;
   if (!read_enum(ctx, f, p, "type", force_type_names, &type, true)) return false;
   static const char *const applied_keys[] = {
@@ -1271,7 +1520,10 @@ static bool read_force(ctx_t *ctx, const cJSON *f, int index) {
       "frequency", "phase", NULL};
   static const char *const spring_keys[] = {"type",        "name",      "body_a",    "body_b",
                                             "anchor_a",    "anchor_b",  "stiffness", "damping",
-                                            "rest_length", "treatment", NULL};
+                                            "rest_length", "treatment", "rigid",    NULL};
+  static const char *const rotational_keys[] = {"type",      "name",    "body_a",     "body_b",    "axis_a",
+                                                "axis_b",    "stiffness", "damping", "rest_angle", "treatment",
+                                                NULL};
   const char *name = NULL;
   force->body_b = -1;
   if (type == 0) {
@@ -1289,6 +1541,34 @@ static bool read_force(ctx_t *ctx, const cJSON *f, int index) {
     if (!read_angular(ctx, f, p, "torque_amplitude", def.torque_amplitude, RANGE_ANY)) return false;
     if (!read_number(ctx, f, p, "frequency", &def.frequency, RANGE_NONNEGATIVE, false)) return false;
     if (!read_number(ctx, f, p, "phase", &def.phase, RANGE_ANY, false)) return false;
+    force->def = def;
+  } else if (type == 2) {
+    /* rotational spring-damper (SPEC.md §4): about z in 2D; about axis_a / axis_b in 3D */
+    if (!check_keys(ctx, f, p, rotational_keys, "a rotational spring-damper")) return false;
+    clt_force_def_t def = clt_default_force_def(CLT_FORCE_ROTATIONAL_SPRING_DAMPER);
+    if (!read_name(ctx, f, p, &name)) return false;
+    if (!read_body_ref(ctx, f, p, "body_a", false, true, &force->body_a)) return false;
+    if (!read_body_ref(ctx, f, p, "body_b", true, false, &force->body_b)) return false;
+    if (force->body_a == force->body_b) {
+      join_key(pk, p, "body_b");
+      return fail(ctx, pk, "must differ from body_a");
+    }
+    if (ctx->dimension == 2 && (get(f, "axis_a") || get(f, "axis_b"))) {
+      join_key(pk, p, get(f, "axis_a") ? "axis_a" : "axis_b");
+      return fail(ctx, pk, "not used in a 2D scene (the axis is z)");
+    }
+    if (ctx->dimension == 3 && !get(f, "axis_a")) return missing(ctx, p, "axis_a");
+    if (!read_dvec(ctx, f, p, "axis_a", def.axis_a, RANGE_ANY, false)) return false;
+    if (!read_dvec(ctx, f, p, "axis_b", def.axis_b, RANGE_ANY, false)) return false;
+    if (!read_number(ctx, f, p, "stiffness", &def.stiffness, RANGE_NONNEGATIVE, false)) return false;
+    if (!read_number(ctx, f, p, "damping", &def.damping, RANGE_NONNEGATIVE, false)) return false;
+    if (!read_number(ctx, f, p, "rest_angle", &def.rest_angle, RANGE_ANY, false)) return false;
+    int treatment = (int)def.treatment;
+    if (!read_enum(ctx, f, p, "treatment", treatment_names, &treatment, false)) return false;
+    def.treatment = (clt_force_treatment_t)treatment;
+    if (!(def.stiffness > 0) && !(def.damping > 0)) {
+      return fail(ctx, p, "a rotational spring-damper needs stiffness > 0 or damping > 0");
+    }
     force->def = def;
   } else {
     if (!check_keys(ctx, f, p, spring_keys, "a spring-damper")) return false;
@@ -1308,7 +1588,8 @@ static bool read_force(ctx_t *ctx, const cJSON *f, int index) {
     int treatment = (int)def.treatment;
     if (!read_enum(ctx, f, p, "treatment", treatment_names, &treatment, false)) return false;
     def.treatment = (clt_force_treatment_t)treatment;
-    if (!(def.stiffness > 0) && !(def.damping > 0)) {
+    if (!read_bool(ctx, f, p, "rigid", &force->rigid)) return false;
+    if (!(def.stiffness > 0) && !(def.damping > 0) && !force->rigid) {
       return fail(ctx, p, "a spring-damper needs stiffness > 0 or damping > 0");
     }
     force->def = def;
@@ -1401,8 +1682,10 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
   }
   static const char *const keys[] = {"name",    "description", "dimension", "time_step", "duration",
                                      "gravity", "parameters",  "method",    "materials", "bodies",
-                                     "joints",  "forces",      "output",    NULL};
+                                     "joints",  "forces",      "output",    "law",
+                                     "viscosity", "planar",    "colony",    NULL};
   if (!check_keys(ctx, root, "", keys, "a scene")) return false;
+  /* "colony" (growth of dividing cells) is read by bench/colony, not here (docs/scene-format.md). */
 
   const char *name = NULL;
   if (!read_string(ctx, root, "", "name", &name, false)) return false;
@@ -1450,6 +1733,7 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
   }
   const cJSON *method = get(root, "method");
   if (method && !read_method(ctx, method, &wd.method)) return false;
+  if (!read_world_law(ctx, root, &wd)) return false;
   scene->world_def = wd;
 
   const cJSON *materials = get(root, "materials");
@@ -1466,14 +1750,39 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
     }
     return fail(ctx, "bodies", "must be a non-empty array of bodies (got %s)", got);
   }
+  /* Grids first (docs "Body grids"): how many bodies each entry makes. */
   int count = cJSON_GetArraySize(bodies);
-  scene->bodies = calloc((size_t)count, sizeof *scene->bodies);
-  if (!scene->bodies) return fail(ctx, "bodies", "out of memory");
-  scene->body_count = count;
+  grid_spec_t *grids = calloc((size_t)count, sizeof *grids);
+  if (!grids) return fail(ctx, "bodies", "out of memory");
+  int64_t total = 0;
   int i = 0;
   for (const cJSON *b = bodies->child; b; b = b->next, i++) {
-    if (!read_body(ctx, b, i)) return false;
+    if (!read_grid(ctx, b, i, &grids[i])) {
+      free(grids);
+      return false;
+    }
+    total += grids[i].number;
+    if (total > GRID_MAX_BODIES) {
+      free(grids);
+      return fail(ctx, "bodies", "more than %d bodies (grids expanded)", GRID_MAX_BODIES);
+    }
   }
+  scene->bodies = calloc((size_t)total, sizeof *scene->bodies);
+  if (!scene->bodies) {
+    free(grids);
+    return fail(ctx, "bodies", "out of memory");
+  }
+  scene->body_count = (int)total;
+  i = 0;
+  int slot = 0;
+  for (const cJSON *b = bodies->child; b; b = b->next, i++) {
+    if (!read_body(ctx, b, i, slot, &grids[i])) {
+      free(grids);
+      return false;
+    }
+    slot += (int)grids[i].number;
+  }
+  free(grids);
   if (!index_body_names(ctx)) return false;
 
   const cJSON *joints = get(root, "joints");
@@ -1537,7 +1846,7 @@ void clt_scene_destroy(clt_scene_t *scene) {
   free(scene->material_names);
   free(scene->materials);
   for (int i = 0; i < scene->body_count; i++) {
-    free(scene->bodies[i].shapes);
+    if (!scene->bodies[i].shared_shapes) free(scene->bodies[i].shapes);
     free(scene->bodies[i].name);
   }
   free(scene->bodies);
@@ -1706,6 +2015,10 @@ int64_t clt_scene_step_count(const clt_scene_t *scene) { return scene->step_coun
 const clt_scene_output_t *clt_scene_output(const clt_scene_t *scene) { return &scene->output; }
 const clt_world_def_t *clt_scene_world_def(const clt_scene_t *scene) { return &scene->world_def; }
 int clt_scene_body_count(const clt_scene_t *scene) { return scene->body_count; }
+const clt_body_def_t *clt_scene_body_def(const clt_scene_t *scene, int index) {
+  if (!scene || index < 0 || index >= scene->body_count) return NULL;
+  return &scene->bodies[index].def;
+}
 
 static clt_status_t world_failure(const clt_scene_t *scene, clt_world_t *world, clt_status_t status,
                                   const char *path, char *message, size_t message_size) {
@@ -1756,7 +2069,7 @@ clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, vo
     }
     def.shapes = def.shape_count ? shapes : NULL;
     status = clt_world_add_body(world, &def, &ids[i]);
-    if (status != CLT_OK) join_index(path, "bodies", i);
+    if (status != CLT_OK) join_index(path, "bodies", scene->bodies[i].entry);
   }
   for (int i = 0; status == CLT_OK && i < scene->joint_count; i++) {
     clt_joint_def_t def = scene->joints[i].def;
@@ -1770,6 +2083,21 @@ clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, vo
     clt_force_def_t def = scene->forces[i].def;
     def.body_a = ids[scene->forces[i].body_a];
     def.body_b = scene->forces[i].body_b < 0 ? clt_world_ground() : ids[scene->forces[i].body_b];
+    if (scene->forces[i].rigid) {
+      /* the stiff limit of the element (004 Thm 2.6): a distance joint between the same anchors,
+       * of length rest_length (or the initial length) */
+      clt_joint_def_t jd = clt_default_joint_def(CLT_JOINT_DISTANCE);
+      jd.body_a = def.body_a;
+      jd.body_b = def.body_b;
+      memcpy(jd.anchor_a, def.anchor_a, sizeof jd.anchor_a);
+      memcpy(jd.anchor_b, def.anchor_b, sizeof jd.anchor_b);
+      jd.distance = def.rest_length;
+      jd.name = def.name;
+      clt_joint_id_t jid;
+      status = clt_world_add_joint(world, &jd, &jid);
+      if (status != CLT_OK) join_index(path, "forces", i);
+      continue;
+    }
     clt_force_id_t id;
     status = clt_world_add_force(world, &def, &id);
     if (status != CLT_OK) join_index(path, "forces", i);

@@ -1,13 +1,89 @@
-/* The solve stage of the `relaxed` scheme (SPEC.md §1 table, §2.3; stage_solve_relaxed.c). */
+/* The `relaxed` scheme (SPEC.md §1 table, §2.3): its contact stage, its solve stage and the
+ * workspace they keep between steps (stage_solve_relaxed.c, relaxed_bgs.c). */
 #ifndef CLATTER_STEPPERS_RELAXED_H
 #define CLATTER_STEPPERS_RELAXED_H
 
+#include <stdint.h>
+
 #include "steppers/stepper.h"
 
-/* Stage "solve" of scheme relaxed: the dual of the step's convex QP, solved matrix-free by APGD
- * (BBPGD when method.solver is bbpgd), then v⁺ = v_free + M̂⁻¹ Gᵀ x; writes the impulses into
- * work->z in the layout of rows.h so that stage "remember" and the contact report apply as they
- * are. With joints only it is the joint equality solve every scheme shares (clt_solve_rows). */
+/* One contact of the coloured cone block Gauss–Seidel (relaxed_bgs.c), in the contact frame
+ * (n, t1, t2): rows J_k = (−d_k, ang_a[k]) on body a and (d_k, ang_b[k]) on body b, d_k the
+ * frame's k-th direction (SPEC.md §0 point rows). */
+typedef struct clt_relaxed_contact_t {
+  int a, b;       /* dynamic body index, or −1 (ground, static, kinematic: no velocity change) */
+  int index;      /* the contact's index in work->contacts */
+  int exact;      /* 1: A_jj = diag(a_n, a_t, a_t): the local solve is a scaled projection */
+  int hot;        /* its last update exceeded half the tolerance (the focused passes revisit it) */
+  double dir[3][3];
+  double ang_a[3][3], ang_b[3][3];
+  double bias[3]; /* J v_free + (Δ, 0, 0): the contact's rows of b */
+  double x[3];    /* (P_N, P_T1, P_T2): the impulse in the contact frame */
+  double A[6];    /* A_jj = J M̂⁻¹ Jᵀ: 00 01 02 11 12 22 */
+  double sqrt_n, sqrt_t, sigma, mu; /* metric D = σ diag(a_n, a_t, a_t) of the local solve */
+  double mu_scaled, inv_dn, inv_dt; /* μ √(a_T/a_N), 1/(σ a_N), 1/(σ a_T) */
+  double inv_sqrt_n, inv_sqrt_t, dn, dt; /* 1/√a_N, 1/√a_T, σ a_N, σ a_T */
+} clt_relaxed_contact_t;
+
+typedef struct clt_relaxed_work_t {
+  /* per contact of the step */
+  int contact_capacity;
+  clt_relaxed_contact_t *contacts; /* in colour order */
+  double *delta;                   /* Δ_j by contact index */
+  int *colour;                     /* by contact index */
+  int colour_count;
+  int colour_start[67];            /* colour c spans [colour_start[c], colour_start[c + 1]) */
+  /* per body */
+  int body_capacity;
+  double *dv;      /* 6 per body: M̂⁻¹ Gᵀ x */
+  double *inv;     /* 4 per body: 1/m and the diagonal of J⁻¹ (M̂ is diagonal in the relaxed scheme) */
+  int *dyn;        /* body index if dynamic, else −1 */
+  uint64_t *mask;  /* colours used by the body's contacts */
+  double *margin, *grown; /* the swept active-set margin of each body, and after its neighbours' (clt_stage_relaxed_collide) */
+  /* joint rows (free multipliers) */
+  int joint_capacity;
+  double *joint_x, *joint_diag, *joint_bias;
+  /* the APGD/BBPGD path (stage_solve_relaxed.c) */
+  int row_capacity, contact2_capacity, body2_capacity;
+  clt_row_t *rows;
+  double *minv, *b, *x, *y, *u, *mu;
+  int *offset, *count, *cone_start, *body_start, *body_entry, *fill;
+} clt_relaxed_work_t;
+
+void clt_relaxed_work_destroy(clt_relaxed_work_t *r);
+/* The relaxed workspace of the step workspace, created on first use; NULL when out of memory. */
+clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work);
+
+/* Stage "collide" of scheme relaxed: the active set of SPEC.md §1 with an adaptive ε̂ (allowed
+ * there as an option): a pair is active when Φ ≤ ε̂ + m_A + m_B, m_i = h (‖u_i‖ + h ‖a_i‖ + ‖ω_i‖ R_i)
+ * a bound on how far body i's surface can move this step (a_i = gravity + applied force / m; R_i
+ * the distance from the body origin to its farthest shape point; 0 for static bodies and for a
+ * body whose shapes are spheres centred on it). A contact that cannot close this step has
+ * Δ = γΦ/h larger than its approach speed and stays inactive in the QP; one that can is in the
+ * active set before it penetrates, whatever the speed (a grain falling 6 m/s moves 6 cm a step). */
+clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
+
+/* Stage "contact rows" of scheme relaxed: per active contact Δ = bias(Φ) + the restitution term
+ * (SPEC.md §1) and the start-of-step normal velocity (the restitution rule of the other schemes);
+ * no friction-direction rows are built (the solve stage builds the rows it uses). Sets
+ * work->friction_directions (the layout of work->z, rows.h) and leaves only the joint rows. */
+clt_status_t clt_stage_relaxed_contacts(clt_step_context_t *c);
+
+/* Stage "solve" of scheme relaxed: the dual of the step's convex QP, by the coloured cone block
+ * Gauss–Seidel (method.solver bgs, relaxed_bgs.c) or matrix-free APGD / BBPGD, then
+ * v⁺ = v_free + M̂⁻¹ Gᵀ x; writes the impulses into work->z in the layout of rows.h so that stage
+ * "remember" and the contact report apply as they are. With joints only it is the joint equality
+ * solve every scheme shares (clt_solve_rows). */
 clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c);
+
+/* The coloured cone block Gauss–Seidel on the relaxed QP (relaxed_bgs.c): solves, updates the
+ * dynamic bodies' velocities (v⁺) and writes work->z; fills the solver fields of d. Returns CLT_OK
+ * also when the solve missed the tolerance (status in d). */
+clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r);
+
+/* A tangential vector (a1, a2) on (t1, t2) as α d_k0 + β d_k1 (α, β ≥ 0) on the two of the m
+ * balanced directions that bracket it (2D: ±t1); dc/ds: cos/sin of 2πk/m, or NULL (computed). */
+void clt_relaxed_bracket(const double *dc, const double *ds, int dimension, int m, double a1, double a2, int *k0,
+                         int *k1, double *alpha, double *beta);
 
 #endif

@@ -84,6 +84,16 @@ typedef struct clt_step_work_t {
   int joint_rows_dropped; /* dependent joint rows left out this step (rank deficiency) */
   int *joint_row_owner;   /* joint index of each joint row */
   int *joint_row_component; /* component of Θ of each joint row (0…5) */
+  /* Implicit force elements (SPEC.md §4, stage_spring_rows.c): compliant rows gᵀv⁺ + b + ε c = 0
+   * placed last among the joint rows, rows [joint_rows − spring_rows, joint_rows); their owner is
+   * world->joint_count + the force index (component 0). row_compliance is ε for them, 0 for every
+   * other row; the step problem adds it to the diagonal of A. */
+  double *row_compliance;
+  int spring_rows;
+  /* Per force element: the linearized post-step value φ(q) + h ∇φ(q)ᵀ v⁺ of this step, the value
+   * the nonlinear projection (004 (46)) holds; NaN for elements without a compliant row. */
+  double *spring_target;
+  int spring_target_capacity;
   int friction_directions; /* m_C of the rows built (2 in 2D) */
 
   /* contacts */
@@ -113,6 +123,10 @@ typedef struct clt_step_work_t {
   clt_broadphase_proxy_t *proxies;
   int proxy_capacity;
   clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
+  /* Shape pairs of the last clt_find_contacts whose narrow phase failed (CLT_COLLIDE_FAILED: an
+   * ellipsoid / ring iteration that did not converge): no contact was made for them, and a
+   * warning went to the world's log (stage_collide.c). */
+  int collide_failed;
 
   /* contact memory: current (state) and the one being built this step (swapped on commit) */
   int memory_count, memory_capacity;
@@ -128,6 +142,10 @@ typedef struct clt_step_work_t {
   /* joint impulses of the last step, 6 per joint (state; warm start), and the next ones */
   int joint_impulse_capacity;
   double *joint_impulse, *next_joint_impulse;
+  /* the relaxed scheme's solve workspace (steppers/relaxed.h), created on first use */
+  struct clt_relaxed_work_t *relaxed;
+  /* the ReLCP pipeline's own workspace (steppers/relcp.h), created on its first step */
+  struct clt_relcp_work_t *relcp;
 } clt_step_work_t;
 
 /* The memory entry of a contact key, or NULL. */
@@ -159,8 +177,25 @@ double clt_row_velocity(const clt_world_t *world, const clt_row_t *row);
 /* Builds the joint rows ν and values Θ at the current state into work (rows [0, joint_rows)),
  * leaving out rows that are linearly dependent on the others (pivoted Cholesky of ν M⁻¹ νᵀ). */
 clt_status_t clt_build_joint_rows(clt_world_t *world, clt_step_work_t *work);
+/* Leaves out the rows of [0, n) that are linearly dependent on the others (pivoted Cholesky of
+ * J M⁻¹ Jᵀ), keeping the order; sets joint_rows = row_count = the kept count. */
+clt_status_t clt_drop_dependent_rows(clt_world_t *world, clt_step_work_t *work, int n);
+/* Appends the compliant rows of the implicit force elements after the joint rows
+ * (stage_spring_rows.c): g = ∇φ, bias b = γφ/(hγ + δ), compliance ε = 1/(h(hγ + δ)). Call right
+ * after clt_build_joint_rows. */
+clt_status_t clt_build_spring_rows(clt_world_t *world, clt_step_work_t *work, double h);
+/* After the solve: records φ + h ∇φᵀ v⁺ of every implicit element (the projection target). */
+void clt_record_spring_targets(clt_world_t *world, clt_step_work_t *work, double h);
 /* Finds the active contacts (Φ ≤ max_distance) at the current state into work->contacts. */
 clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *work, double max_distance);
+/* The same with a per-body margin (body_margin[i] ≥ 0 for every body, or NULL): body i's bounds grow
+ * by it and a pair is active when Φ ≤ max_distance + the two bodies' margins (the relaxed scheme's
+ * swept active set, relaxed.h). */
+clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *work, double max_distance,
+                                     const double *body_margin);
+/* The broad phase alone (work->broadphase.pairs over work->proxies, proxy index = shape index),
+ * bounds grown by margin and body_margin[body] (may be NULL). */
+clt_status_t clt_broad_phase_pairs(clt_world_t *world, clt_step_work_t *work, double margin, const double *body_margin);
 /* Appends the rows of work's contacts after the joint rows: n (value Φ), and with friction the
  * m_C direction rows. */
 /* The Jacobian row of contact c along the world direction dir: dir·(ṗ_B − ṗ_A) at the witness

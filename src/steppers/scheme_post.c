@@ -13,6 +13,7 @@ static double bias_post(const clt_method_t *method, double value, double h) {
 static const clt_stage_t stages[] = {
     CLT_STAGES_DYNAMICS,
     {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},
+    {"spring projection", clt_stage_spring_project, CLT_CLOCK_SOLVE},
     {"post-stabilize", clt_stage_post_project, CLT_CLOCK_SOLVE},
     {"commit", clt_stage_commit, CLT_CLOCK_OTHER},
     {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},

@@ -1,8 +1,10 @@
 /* Scheme `relaxed` (SPEC.md §1 table, §2.3; 003 convex relaxation, 000 §4 case 2): Υ = γΘ/h,
  * Δ = γΦ/h and s = 1 — the friction-cone generators n + μ d replace the (β, λ) complementarity,
- * so the step is one convex QP, solved through its dual by APGD or BBPGD, matrix-free
- * (stage_solve_relaxed.c). Optionally the exact circular Coulomb cone (method.friction_cone).
- * Restitution enters Δ as in every scheme (stage_contact_rows.c). */
+ * so the step is one convex QP, solved through its dual by the coloured cone block Gauss–Seidel
+ * (relaxed_bgs.c; method.solver bgs, the default) or APGD / BBPGD (stage_solve_relaxed.c), all
+ * matrix-free. Optionally the exact circular Coulomb cone (method.friction_cone). Its contact
+ * stage computes Δ (restitution as in every scheme) but builds no friction-direction rows: the
+ * solve stage builds the rows it uses. */
 #include "steppers/relaxed.h"
 
 static double bias_relaxed(const clt_method_t *method, double value, double h) {
@@ -12,9 +14,9 @@ static double bias_relaxed(const clt_method_t *method, double value, double h) {
 static const clt_stage_t stages[] = {
     {"forces", clt_stage_forces, CLT_CLOCK_ASSEMBLE},
     {"inverse mass", clt_stage_inverse_mass, CLT_CLOCK_ASSEMBLE},
-    {"collide", clt_stage_collide, CLT_CLOCK_COLLIDE},
+    {"collide", clt_stage_relaxed_collide, CLT_CLOCK_COLLIDE},
     {"joint rows", clt_stage_joint_rows, CLT_CLOCK_ASSEMBLE},
-    {"contact rows", clt_stage_contact_rows, CLT_CLOCK_ASSEMBLE},
+    {"contact rows", clt_stage_relaxed_contacts, CLT_CLOCK_ASSEMBLE},
     {"free velocity", clt_stage_free_velocity, CLT_CLOCK_SOLVE},
     {"solve", clt_stage_solve_relaxed, CLT_CLOCK_SOLVE},
     {"remember", clt_stage_remember, CLT_CLOCK_OTHER},

@@ -134,6 +134,31 @@ clt_status_t clt_stage_contact_rows(clt_step_context_t *c) {
   return CLT_OK;
 }
 
+/* The balanced directions of m as cos/sin of 2πk/m, computed once per stage instead of once per
+ * contact and direction (the same numbers clt_friction_direction computes). */
+typedef struct direction_table_t {
+  int m;
+  double c[64], s[64];
+} direction_table_t;
+
+static void direction_table(direction_table_t *t, int m) {
+  t->m = m <= 64 ? m : 0;
+  for (int k = 0; k < t->m; k++) {
+    double a = CLT_TWO_PI * (double)k / (double)m;
+    t->c[k] = cos(a);
+    t->s[k] = sin(a);
+  }
+}
+
+static void table_direction(const clt_world_t *world, const direction_table_t *t, const double t1[3],
+                            const double t2[3], int k, int m, double d[3]) {
+  if (world->dimension == 2 || t->m != m) {
+    clt_friction_direction(world, t1, t2, k, m, d);
+    return;
+  }
+  for (int i = 0; i < 3; i++) d[i] = t->c[k] * t1[i] + t->s[k] * t2[i];
+}
+
 static int memory_order(const void *pa, const void *pb) {
   const clt_contact_memory_t *a = pa, *b = pb;
   if (a->shape_a != b->shape_a) return a->shape_a < b->shape_a ? -1 : 1;
@@ -166,6 +191,8 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
     w->next_report_capacity = cap;
   }
   w->next_report_count = w->contact_count;
+  direction_table_t table;
+  direction_table(&table, m);
   for (int j = 0; j < w->contact_count; j++) {
     const clt_contact_t *ct = &w->contacts[j];
     const double *z = w->z + w->joint_rows + j * blk;
@@ -183,7 +210,7 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
     clt_contact_tangents(world, ct->normal, t1, t2);
     for (int k = 0; k < m; k++) {
       double d[3];
-      clt_friction_direction(world, t1, t2, k, m, d);
+      table_direction(world, &table, t1, t2, k, m, d);
       clt_v3_axpy(info->impulse, info->impulse, z[1 + k], d);
     }
   }
@@ -191,7 +218,7 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
     const clt_contact_t *ct = &w->contacts[j];
     const double *z = w->z + w->joint_rows + j * blk;
     if (!(z[0] > 0.0)) continue; /* not pressing: the entry is dropped */
-    const clt_contact_memory_t *old = find_memory(w, ct);
+    const clt_contact_memory_t *old = ct->restitution > 0.0 ? find_memory(w, ct) : NULL; /* read by rule 2 only */
     clt_contact_memory_t next;
     memset(&next, 0, sizeof next);
     next.shape_a = ct->shape_a;
@@ -202,8 +229,9 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
     double t1[3], t2[3];
     clt_contact_tangents(world, ct->normal, t1, t2);
     for (int k = 0; k < m; k++) {
+      if (z[1 + k] == 0.0) continue;
       double d[3];
-      clt_friction_direction(world, t1, t2, k, m, d);
+      table_direction(world, &table, t1, t2, k, m, d);
       clt_v3_axpy(next.tangent_impulse, next.tangent_impulse, z[1 + k], d);
     }
     if (ct->restitution > 0.0) {

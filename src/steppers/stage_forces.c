@@ -4,6 +4,9 @@
 #include "steppers/stepper.h"
 
 clt_status_t clt_stage_forces(clt_step_context_t *c) {
+  /* implicit elements are rows, which not every pipeline has (stage_spring_rows.c) */
+  clt_status_t st = clt_check_spring_support(c);
+  if (st != CLT_OK) return st;
   clt_forces_accumulate(c->world, c->t);
   return CLT_OK;
 }

@@ -62,10 +62,20 @@ clt_status_t clt_build_joint_rows(clt_world_t *world, clt_step_work_t *work) {
       work->row_bias[n] = 0.0;
       work->joint_row_owner[n] = j;
       work->joint_row_component[n] = k;
+      work->row_compliance[n] = 0.0;
     }
   }
   work->joint_rows = n;
   work->joint_rows_dropped = 0;
+  work->row_count = n;
+  work->spring_rows = 0;
+  return clt_drop_dependent_rows(world, work, n);
+}
+
+clt_status_t clt_drop_dependent_rows(clt_world_t *world, clt_step_work_t *work, int n) {
+  if (!clt_step_work_reserve_problem(work, 2 * n, 0) || !clt_step_work_reserve_dense(work, n))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (joint rows)");
+  work->joint_rows = n;
   work->row_count = n;
   if (n == 0) return CLT_OK;
 
@@ -98,19 +108,27 @@ clt_status_t clt_build_joint_rows(clt_world_t *world, clt_step_work_t *work) {
     work->row_bias[out] = work->row_bias[p];
     work->joint_row_owner[out] = work->joint_row_owner[p];
     work->joint_row_component[out] = work->joint_row_component[p];
+    work->row_compliance[out] = work->row_compliance[p];
     out++;
   }
   work->joint_rows = out;
-  work->joint_rows_dropped = n - out;
+  work->joint_rows_dropped += n - out;
   work->row_count = out;
   return CLT_OK;
 }
 
-/* Stage "joint rows": ν, Θ at q and the scheme's Υ = bias(Θ) (SPEC.md §1 table). */
+/* Stage "joint rows": ν, Θ at q and the scheme's Υ = bias(Θ) (SPEC.md §1 table), then the
+ * compliant rows of the implicit force elements (SPEC.md §4; stage_spring_rows.c), which carry
+ * their own bias γφ/(hγ + δ) whatever the scheme. The relaxed scheme's QP (stage_solve_relaxed.c)
+ * has no compliance term, so implicit elements are refused there rather than silently dropped
+ * (clt_check_spring_support, also run by the forces stage of every pipeline). */
 clt_status_t clt_stage_joint_rows(clt_step_context_t *c) {
-  clt_status_t st = clt_build_joint_rows(c->world, c->work);
+  clt_world_t *world = c->world;
+  clt_status_t st = clt_check_spring_support(c);
+  if (st != CLT_OK) return st;
+  st = clt_build_joint_rows(world, c->work);
   if (st != CLT_OK) return st;
   for (int i = 0; i < c->work->joint_rows; i++)
-    c->work->row_bias[i] = c->scheme->bias(&c->world->method, c->work->row_value[i], c->h);
-  return CLT_OK;
+    c->work->row_bias[i] = c->scheme->bias(&world->method, c->work->row_value[i], c->h);
+  return clt_build_spring_rows(world, c->work, c->h);
 }

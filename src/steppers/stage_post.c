@@ -60,3 +60,87 @@ clt_status_t clt_stage_post_project(clt_step_context_t *c) {
   }
   return CLT_OK;
 }
+
+/* Largest |φ(q) − target| over the implicit springs with a target this step (0 with none). */
+static double spring_error(clt_world_t *world, const clt_step_work_t *w) {
+  double e = 0.0;
+  for (int k = 0; k < world->force_count && k < w->spring_target_capacity; k++) {
+    const clt_force_rec_t *f = &world->forces[k];
+    if (!(f->stiffness > 0.0) || !isfinite(w->spring_target[k])) continue;
+    double phi, g[12];
+    clt_force_element_gradient(world, f, &phi, g);
+    e = fmax(e, fabs(phi - w->spring_target[k]));
+  }
+  return e;
+}
+
+/* Appends the equality rows ∇φ dp + (φ(q̃) − target) = 0 of the implicit springs (γ > 0) after
+ * the joint rows, then drops dependent rows among all of them. */
+static clt_status_t append_spring_equalities(clt_world_t *world, clt_step_work_t *w) {
+  int n = w->joint_rows;
+  int extra = 0;
+  for (int k = 0; k < world->force_count && k < w->spring_target_capacity; k++)
+    if (world->forces[k].stiffness > 0.0 && isfinite(w->spring_target[k])) extra++;
+  if (extra == 0) return CLT_OK;
+  if (!clt_step_work_reserve_rows(w, n + extra))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "spring projection: out of memory");
+  for (int k = 0; k < world->force_count && k < w->spring_target_capacity; k++) {
+    const clt_force_rec_t *f = &world->forces[k];
+    if (!(f->stiffness > 0.0) || !isfinite(w->spring_target[k])) continue;
+    double phi, g[12];
+    if (!clt_force_element_gradient(world, f, &phi, g)) continue;
+    clt_row_t *r = &w->rows[n];
+    r->body_a = f->body_a;
+    r->body_b = f->body_b;
+    memcpy(r->jac.linear_a, g, 3 * sizeof *g);
+    memcpy(r->jac.angular_a, g + 3, 3 * sizeof *g);
+    memcpy(r->jac.linear_b, g + 6, 3 * sizeof *g);
+    memcpy(r->jac.angular_b, g + 9, 3 * sizeof *g);
+    w->row_value[n] = phi - w->spring_target[k];
+    w->row_bias[n] = 0.0;
+    w->row_compliance[n] = 0.0;
+    w->joint_row_owner[n] = world->joint_count + k;
+    w->joint_row_component[n] = 0;
+    n++;
+  }
+  return clt_drop_dependent_rows(world, w, n);
+}
+
+/* Stage "spring projection" (SPEC.md §4 "Nonlinear projection", 004 (46)), run after "integrate"
+ * when method.spring_projection > 0: Gauss–Newton steps of the projection of §3 (plain M
+ * weighting, no friction, velocities unchanged) onto the joints Θ = 0 and the active contacts
+ * Φ ≥ 0, with every implicit spring's φ held at its linearized post-step value φ(q) + h ∇φ(q)ᵀv⁺
+ * (recorded by the solve stage). Holding those values keeps the energy bound of 004 Thm 2.4 for the
+ * projected state (004 (47)); pure dampers (γ = 0) are not held (004 §2.3.4). Repeats up to
+ * method.spring_projection times while the largest of the joint error, penetration and spring
+ * error exceeds method.post_tolerance. */
+clt_status_t clt_stage_spring_project(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_step_work_t *w = c->work;
+  int passes = world->method.spring_projection;
+  if (passes <= 0) return CLT_OK;
+  clt_problem_kind_t kind = {false, false};
+  if (!clt_step_work_reserve_dp(w, world->body_count))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "spring projection: out of memory");
+  for (int pass = 0; pass < passes; pass++) {
+    double error = fmax(infeasibility(world), spring_error(world, w));
+    if (!(error > world->method.post_tolerance)) break;
+    clt_status_t st = clt_compute_inverse_mass(world, w, c->h, true);
+    if (st == CLT_OK) st = clt_build_joint_rows(world, w);
+    if (st == CLT_OK) st = append_spring_equalities(world, w);
+    if (st == CLT_OK) st = clt_find_contacts(world, w, world->method.active_set_eps);
+    if (st == CLT_OK) st = clt_build_contact_rows(world, w, false);
+    if (st != CLT_OK) return st;
+    for (int r = 0; r < w->row_count; r++) w->row_bias[r] = w->row_value[r]; /* b = g */
+    clt_diagnostics_t pd = *c->diagnostics;
+    st = clt_solve_rows(world, w, kind, &pd);
+    if (st != CLT_OK) return st;
+    if (pd.solver_status != CLT_SOLVE_SOLVED && pd.solver_status != CLT_SOLVE_NONE) {
+      c->diagnostics->solver_status = pd.solver_status;
+      c->diagnostics->residual = pd.residual;
+    }
+    clt_apply_impulses(world, w, kind, w->dp);
+    displace(world, w->dp);
+  }
+  return CLT_OK;
+}

@@ -11,7 +11,10 @@
  * contacts it is a mixed LCP (free joint impulses first) for the world's solver: Lemke (exact;
  * eliminates the free block by a Schur complement) or block Gauss–Seidel (one block per joint,
  * one (c_n, β, λ) block per contact). The position projection of §3 uses the same assembly with
- * the plain M, no friction and b = the constraint values (clt_problem_kind_t). */
+ * the plain M, no friction and b = the constraint values (clt_problem_kind_t).
+ * The compliant rows of implicit force elements (SPEC.md §4, stage_spring_rows.c) sit among the
+ * joint rows as free unknowns and add their ε to the diagonal of A (dense and CSR alike), so every
+ * solver sees the same problem. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +74,12 @@ static double row_product(const clt_step_work_t *w, int p, int q) {
   return s;
 }
 
+/* ε of row p: the compliance of an implicit force element's row (stage_spring_rows.c, SPEC.md §4),
+ * which adds ε c to its equality gᵀv⁺ + b + ε c = 0, i.e. ε to the diagonal of A; 0 otherwise. */
+static double row_eps(const clt_step_work_t *w, int p) {
+  return p >= w->joint_rows - w->spring_rows && p < w->joint_rows ? w->row_compliance[p] : 0.0;
+}
+
 /* Row index of unknown v (−1 for λ). */
 static int unknown_row(const clt_step_work_t *w, clt_problem_kind_t kind, int v) {
   int nj = w->joint_rows;
@@ -111,7 +120,7 @@ static clt_status_t assemble_dense(clt_step_work_t *w, clt_problem_kind_t kind, 
     if (p < 0) continue;
     for (int vq = 0; vq < n; vq++) {
       int q = unknown_row(w, kind, vq);
-      if (q >= 0) A[(size_t)vp * (size_t)n + (size_t)vq] = row_product(w, p, q);
+      if (q >= 0) A[(size_t)vp * (size_t)n + (size_t)vq] = row_product(w, p, q) + (vp == vq ? row_eps(w, p) : 0.0);
     }
   }
   if (kind.friction) {
@@ -194,7 +203,8 @@ static clt_status_t assemble_csr(const clt_world_t *world, clt_step_work_t *w, c
     for (int i = 0; i < unique; i++) {
       int vq = cols[i], q = unknown_row(w, kind, vq);
       w->csr_col[nnz] = vq;
-      w->csr_val[nnz] = p >= 0 && q >= 0 ? row_product(w, p, q) : cone_entry(w, kind, vp, vq);
+      w->csr_val[nnz] = p >= 0 && q >= 0 ? row_product(w, p, q) + (vp == vq ? row_eps(w, p) : 0.0)
+                                         : cone_entry(w, kind, vp, vq);
       nnz++;
     }
     w->csr_row_ptr[vp + 1] = nnz;
@@ -242,8 +252,12 @@ static void solve_equalities(clt_step_work_t *w, int n, clt_solve_result_t *r) {
 static void warm_start(const clt_world_t *world, clt_step_work_t *w, clt_problem_kind_t kind) {
   int nj = w->joint_rows, blk = contact_block(w, kind), m = w->friction_directions;
   for (int i = 0; i < nj; i++) {
+    /* Joint impulses from the memory; the implicit elements' rows (owners past the joints) start
+     * from 0: their impulses are not part of the checkpointed state (state.c), and a resumed run
+     * must warm-start identically. */
     int slot = 6 * w->joint_row_owner[i] + w->joint_row_component[i];
-    w->z[i] = slot < w->joint_impulse_capacity ? w->joint_impulse[slot] : 0.0;
+    bool joint = w->joint_row_owner[i] < world->joint_count;
+    w->z[i] = joint && slot < w->joint_impulse_capacity ? w->joint_impulse[slot] : 0.0;
   }
   for (int j = 0; j < w->contact_count; j++) {
     const clt_contact_t *c = &w->contacts[j];
@@ -301,6 +315,19 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
   for (int vp = 0; vp < n; vp++) {
     int p = unknown_row(w, kind, vp);
     w->b[vp] = p < 0 ? 0.0 : w->row_bias[p] + (kind.velocity ? clt_row_velocity(world, &w->rows[p]) : 0.0);
+  }
+  if (!isfinite(norm_inf(w->b, n))) {
+    /* A diverged state (e.g. an explicit stiff damper past its stability limit, 004 §3.2): the free
+     * velocity overflowed. Reported as such, not as a solver failure. */
+    bool explicit_elements = false;
+    for (int k = 0; k < world->force_count; k++)
+      if (clt_force_is_element(&world->forces[k]) && world->forces[k].treatment == CLT_TREAT_EXPLICIT)
+        explicit_elements = true;
+    return clt_world_fail(world, CLT_ERR_NUMERICAL,
+                          "step %lld: the simulation diverged: the velocities are no longer finite%s", (long long)d->step,
+                          explicit_elements ? " (explicit spring-damper elements are unstable when h·damping/mass or "
+                                              "h²·stiffness/mass is large; use treatment implicit, SPEC.md §4)"
+                                            : "");
   }
   /* Dense for Lemke (a dense method) and the joint equalities; CSR for block Gauss–Seidel, where
    * only unknowns that share a body couple (memory ∝ contacts, not contacts²). */
@@ -482,5 +509,6 @@ clt_status_t clt_stage_solve(clt_step_context_t *c) {
   clt_status_t st = clt_solve_rows(c->world, c->work, kind, c->diagnostics);
   if (st != CLT_OK) return st;
   clt_apply_impulses(c->world, c->work, kind, NULL);
+  clt_record_spring_targets(c->world, c->work, c->h);
   return CLT_OK;
 }

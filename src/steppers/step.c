@@ -88,6 +88,8 @@ clt_status_t clt_world_step(clt_world_t *world) {
   clt_step_context_t c;
   c.world = world;
   c.scheme = scheme_ops(world->method.scheme);
+  if (world->method.contact_model != CLT_CONTACT_MODEL_DEFAULT || world->law == CLT_LAW_OVERDAMPED || world->planar)
+    c.scheme = &clt_scheme_relcp; /* SPEC.md §6 (scheme_relcp.c) */
   c.work = work;
   c.h = world->time_step;
   c.t = time0;

@@ -52,6 +52,9 @@ typedef struct clt_scheme_ops_t {
 
 extern const clt_scheme_ops_t clt_scheme_none, clt_scheme_anitescu_hart, clt_scheme_baumgarte, clt_scheme_post,
     clt_scheme_relaxed;
+/* The ReLCP family and the overdamped law (SPEC.md §6; scheme_relcp.c, relcp.h): selected by step.c
+ * when method.contact_model is not the default, the law is overdamped or the world is planar. */
+extern const clt_scheme_ops_t clt_scheme_relcp;
 
 /* Stages (one file each). */
 clt_status_t clt_stage_forces(clt_step_context_t *c);        /* stage_forces.c: k̂ into the accumulators */
@@ -64,6 +67,10 @@ clt_status_t clt_stage_solve(clt_step_context_t *c);         /* stage_solve_rows
 clt_status_t clt_stage_remember(clt_step_context_t *c);      /* stage_contact_rows.c: restitution memory */
 clt_status_t clt_stage_integrate(clt_step_context_t *c);     /* stage_integrate.c: q⁺ = q ⊕ h v⁺ */
 clt_status_t clt_stage_post_project(clt_step_context_t *c);  /* stage_post.c: Cline–Pai projection (§3) */
+clt_status_t clt_stage_spring_project(clt_step_context_t *c); /* stage_post.c: nonlinear projection (§4, 004 (46)) */
+/* stage_spring_rows.c: CLT_ERR_UNSUPPORTED when the world has implicit force elements and the
+ * pipeline has no compliant rows (relaxed, relcp, overdamped law); called by the forces stage. */
+clt_status_t clt_check_spring_support(clt_step_context_t *c);
 clt_status_t clt_stage_commit(clt_step_context_t *c);        /* step.c: finite check, time advances */
 clt_status_t clt_stage_diagnose(clt_step_context_t *c);      /* stage_diagnose.c */
 

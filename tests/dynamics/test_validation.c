@@ -1,6 +1,6 @@
 /* Errors as data (STYLE.md): every invalid field → CLT_ERR_INVALID_ARGUMENT with a message naming
  * it; stale handles; non-finite states → CLT_ERR_NUMERICAL with the state restored; joints and
- * implicit springs refused with CLT_ERR_UNSUPPORTED; a world with joints steps; two worlds are
+ * implicit springs accepted, unknown treatments refused; a world with joints steps; two worlds are
  * independent. */
 #include <string.h>
 
@@ -260,14 +260,16 @@ static void numerical_and_unsupported(void) {
   CHECK(clt_world_add_joint(w, &jd, NULL) == CLT_ERR_INVALID_ARGUMENT);
   CHECK(contains(clt_world_error(w), "must be different bodies"));
 
-  /* implicit springs: unsupported, with a clear message */
+  /* implicit springs are accepted (compliant rows, SPEC.md §4); a bad treatment is refused */
   clt_force_def_t sd = clt_default_force_def(CLT_FORCE_SPRING_DAMPER);
   sd.body_a = other;
   sd.stiffness = 10.0;
   sd.treatment = CLT_TREAT_IMPLICIT;
   sd.name = "stiff";
-  CHECK(clt_world_add_force(w, &sd, NULL) == CLT_ERR_UNSUPPORTED);
-  CHECK(contains(clt_world_error(w), "force 'stiff': the implicit spring-damper treatment"));
+  CHECK(clt_world_add_force(w, &sd, NULL) == CLT_OK);
+  sd.treatment = (clt_force_treatment_t)7;
+  CHECK(clt_world_add_force(w, &sd, NULL) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(contains(clt_world_error(w), "force 'stiff': treatment is not a known treatment"));
   sd.treatment = CLT_TREAT_EXPLICIT;
   sd.stiffness = -1.0;
   CHECK(clt_world_add_force(w, &sd, NULL) == CLT_ERR_INVALID_ARGUMENT);

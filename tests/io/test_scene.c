@@ -267,6 +267,135 @@ static void test_errors(void) {
       "t.json: parameters.x: a parameter value must be a number, string, boolean or array (got null)"));
 }
 
+/* SPEC.md §6 keys: method.contact_model / overlap_tolerance / relcp_max_iterations, top-level
+ * law / viscosity / planar, bodies[i].drag_linear / drag_angular; their values survive the stored
+ * resolved scene (parse it again: same values, same text). */
+static const char *scene_relcp =
+    "{\"dimension\": 3, \"time_step\": 0.01, \"duration\": 0.1, \"law\": \"overdamped\",\n"
+    " \"viscosity\": 0.25, \"planar\": true, \"parameters\": {\"model\": \"multisphere:13\"},\n"
+    " \"method\": {\"contact_model\": \"$model\", \"overlap_tolerance\": 1.0000000000000001e-05,\n"
+    "            \"relcp_max_iterations\": 7},\n"
+    " \"bodies\": [{\"name\": \"e\", \"drag_linear\": [2, 3, 4], \"drag_angular\": [0.1, 0.2, "
+    "0.30000000000000004],\n"
+    "             \"shape\": {\"type\": \"ellipsoid\", \"semi_axes\": [1, 0.5, 0.5]}},\n"
+    "            {\"name\": \"f\", \"position\": [3, 0, 0], \"shape\": {\"type\": \"ellipsoid\", "
+    "\"semi_axes\": [1, 0.5, 0.5]}}]}\n";
+
+static bool relcp_values(const clt_scene_t *s, clt_contact_model_t model, int count) {
+  const clt_world_def_t *wd = clt_scene_world_def(s);
+  const clt_body_def_t *e = clt_scene_body_def(s, 0), *f = clt_scene_body_def(s, 1);
+  if (!e || !f || clt_scene_body_def(s, 2) != NULL) return false;
+  bool ok = wd->method.contact_model == model && wd->method.overlap_tolerance == 1.0000000000000001e-05 &&
+            wd->method.relcp_max_iterations == 7 && wd->law == CLT_LAW_OVERDAMPED && wd->viscosity == 0.25 &&
+            wd->planar;
+  if (model == CLT_CONTACT_MODEL_MULTISPHERE) ok = ok && wd->method.multisphere_count == count;
+  ok = ok && e->drag_linear[0] == 2 && e->drag_linear[1] == 3 && e->drag_linear[2] == 4;
+  ok = ok && e->drag_angular[0] == 0.1 && e->drag_angular[1] == 0.2 &&
+       e->drag_angular[2] == 0.30000000000000004;
+  /* No drag given: all zero, the library's default drag. */
+  for (int k = 0; k < 3; k++) ok = ok && f->drag_linear[k] == 0 && f->drag_angular[k] == 0;
+  return ok;
+}
+
+static void test_relcp_keys(void) {
+  clt_scene_t *a = parse(scene_relcp, NULL, 0, NULL, 0);
+  CHECK(a != NULL);
+  if (!a) return;
+  CHECK(relcp_values(a, CLT_CONTACT_MODEL_MULTISPHERE, 13));
+  clt_scene_t *b = parse(clt_scene_json(a), NULL, 0, NULL, 0);
+  CHECK(b != NULL);
+  if (b) {
+    CHECK(relcp_values(b, CLT_CONTACT_MODEL_MULTISPHERE, 13));
+    CHECK(strcmp(clt_scene_json(a), clt_scene_json(b)) == 0);
+    clt_scene_destroy(b);
+  }
+  /* The values reach the world. */
+  clt_world_t *w = NULL;
+  clt_status_t st = clt_scene_create_world(a, NULL, NULL, &w, message, sizeof message);
+  if (st != CLT_OK) fprintf(stderr, "create_world: %s\n", message);
+  CHECK(st == CLT_OK);
+  if (w) {
+    const clt_method_t *m = clt_world_method(w);
+    CHECK(m->contact_model == CLT_CONTACT_MODEL_MULTISPHERE && m->multisphere_count == 13);
+    CHECK(m->relcp_max_iterations == 7);
+    clt_world_destroy(w);
+  }
+  clt_scene_destroy(a);
+
+  /* Each model by name, through --param and --set. */
+  const char *names[] = {"model=relcp", "model=snsd", "model=multisphere:1", "model=multisphere:63"};
+  const clt_contact_model_t models[] = {CLT_CONTACT_MODEL_RELCP, CLT_CONTACT_MODEL_SNSD,
+                                        CLT_CONTACT_MODEL_MULTISPHERE, CLT_CONTACT_MODEL_MULTISPHERE};
+  const int counts[] = {0, 0, 1, 63};
+  for (int i = 0; i < 4; i++) {
+    clt_scene_t *s = parse(scene_relcp, NULL, 0, &names[i], 1);
+    CHECK(s != NULL);
+    if (s) {
+      CHECK(relcp_values(s, models[i], counts[i]));
+      clt_scene_destroy(s);
+    }
+  }
+  const char *sets[] = {"law=inertial", "planar=false", "method.contact_model=default"};
+  clt_scene_t *s = parse(scene_relcp, sets, 3, NULL, 0);
+  CHECK(s != NULL);
+  if (s) {
+    const clt_world_def_t *wd = clt_scene_world_def(s);
+    CHECK(wd->law == CLT_LAW_INERTIAL && !wd->planar && wd->method.contact_model == CLT_CONTACT_MODEL_DEFAULT);
+    CHECK(wd->viscosity == 0.25);
+    clt_scene_destroy(s);
+  }
+  /* Defaults without the keys. */
+  s = parse(scene2d, NULL, 0, NULL, 0);
+  CHECK(s != NULL);
+  if (s) {
+    const clt_world_def_t *wd = clt_scene_world_def(s);
+    CHECK(wd->law == CLT_LAW_INERTIAL && wd->viscosity == 1 && !wd->planar);
+    CHECK(wd->method.contact_model == CLT_CONTACT_MODEL_DEFAULT && wd->method.overlap_tolerance == 1e-4);
+    CHECK(wd->method.relcp_max_iterations == 50);
+    clt_scene_destroy(s);
+  }
+
+  /* Messages (tests/cli/bad_scenes/ holds one scene per class as well). */
+  const char *bad[][2] = {
+      {"model=relcpp",
+       "t.json: method.contact_model: unknown value \"relcpp\" (expected one of: default, relcp, snsd, "
+       "multisphere:N)"},
+      {"model=multisphere:4", "t.json: method.contact_model: multisphere:4: N must be odd"},
+      {"model=multisphere:0", "t.json: method.contact_model: multisphere:0: N must be between 1 and 63"},
+      {"model=multisphere:-3",
+       "t.json: method.contact_model: multisphere:-3: N must be an odd integer from 1 to 63"},
+      {"model=multisphere:",
+       "t.json: method.contact_model: multisphere:: N must be an odd integer from 1 to 63"},
+      {"model=multisphere",
+       "t.json: method.contact_model: \"multisphere\" needs the sphere count: multisphere:N (N odd, 1 to 63)"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    CHECK(fails_with(scene_relcp, NULL, 0, &bad[i][0], 1, CLT_ERR_FORMAT, bad[i][1]));
+  }
+  const char *bad_sets[][2] = {
+      {"method.overlap_tolerance=-1", "t.json: method.overlap_tolerance: must be > 0 (got -1)"},
+      {"method.relcp_max_iterations=2.5", "t.json: method.relcp_max_iterations: must be an integer (got 2.5)"},
+      {"viscosity=0", "t.json: viscosity: must be > 0 (got 0)"},
+      {"law=stokes", "t.json: law: unknown value \"stokes\" (expected one of: inertial, overdamped)"},
+      {"planar=1", "t.json: planar: must be true or false (got 1)"},
+      {"method.contact_model=default",
+       "t.json: law: \"overdamped\" needs method.contact_model relcp, snsd or multisphere:N (the default "
+       "contact rows are inertial only)"},
+      {"bodies[1].drag_angular=[1, 1, 1]",
+       "t.json: bodies[1].drag_linear: required when drag_angular is given (give both drags or neither)"},
+      {"bodies[0].drag_angular=[1, -1, 1]", "t.json: bodies[0].drag_angular[1]: must be > 0 (got -1)"},
+      {"bodies[0].drag_linear=[1, 1]",
+       "t.json: bodies[0].drag_linear: must be an array of 3 numbers (got an array of 2)"},
+  };
+  for (size_t i = 0; i < sizeof bad_sets / sizeof bad_sets[0]; i++) {
+    CHECK(fails_with(scene_relcp, &bad_sets[i][0], 1, NULL, 0, CLT_ERR_FORMAT, bad_sets[i][1]));
+  }
+  const char *planar_default[] = {"law=inertial", "method.contact_model=default"};
+  CHECK(fails_with(scene_relcp, planar_default, 2, NULL, 0, CLT_ERR_FORMAT,
+                   "t.json: planar: needs method.contact_model relcp, snsd or multisphere:N (the default "
+                   "contact rows are unconfined)"));
+}
+
 static void test_default_scene(void) {
   /* The embedded default scene and scenes/examples/default.json are the same scene. */
   char path[4096];
@@ -331,6 +460,7 @@ int main(void) {
   test_round_trip();
   test_parameters_and_sets();
   test_errors();
+  test_relcp_keys();
   test_default_scene();
   test_examples_parse();
   return clt_test_finish();

@@ -1,0 +1,351 @@
+/* bench/colony driver: grows a bacterial colony (002 §5.4, SPEC.md §8 "colony") from the seed cell
+ * of a scene for a number of generations with one contact model, and writes per step a CSV row
+ * (time, cells, constraints, ReLCP iterations, max true overlap, wall times), per generation a
+ * summary line with the orientation-order analysis, and one final "result" line (key=value) that
+ * bench/colony/run collects into results.md. README.md documents the scene's "colony" block,
+ * the options and every column. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "clatter/colony.h"
+#include "clatter/scene.h"
+#include "clatter/world.h"
+
+#define PI 3.14159265358979323846
+
+typedef struct options_t {
+  const char *scene;
+  const char *model;      /* NULL: the scene's */
+  const char *csv;        /* NULL: none */
+  int generations;        /* ≤ 0: the scene's */
+  double budget;          /* wall seconds of the run; ≤ 0: none */
+  const char *sets[64];
+  int set_count;
+  long long seed;         /* < 0: the scene's */
+} options_t;
+
+typedef struct growth_t {
+  clt_colony_def_t def;
+  int generations;
+  double order_radius, order_angle, order_gap;
+} growth_t;
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Process CPU time: the steadier measure on a shared machine (wall time includes waiting). */
+static double cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: colony_bench [--scene FILE] [--generations G] [--model relcp|snsd|multisphere:N]\n"
+          "                    [--budget SECONDS] [--csv FILE] [--seed S] [--set json.path=value]...\n"
+          "Grows the colony of the scene (default scenes/papers/colony.json) from its seed cell for G\n"
+          "generations (until 2^G cells) or until the wall-time budget is spent. See bench/colony/README.md.\n");
+}
+
+static char *read_text(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+    free(s);
+    s = NULL;
+  }
+  if (s) s[n] = '\0';
+  fclose(f);
+  return s;
+}
+
+static int number(const cJSON *obj, const char *key, double *out, double lo, const char *source) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v) return 0;
+  if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < lo) {
+    fprintf(stderr, "%s: colony.%s: must be a number >= %g\n", source, key, lo);
+    return -1;
+  }
+  *out = v->valuedouble;
+  return 0;
+}
+
+/* The scene's "colony" block (README.md). */
+static int read_growth(const cJSON *block, const char *source, growth_t *g) {
+  static const char *const keys[] = {"growth_time", "division_length", "max_reorientation_deg", "division_gap",
+                                     "seed", "generations", "order", NULL};
+  g->def = clt_default_colony_def();
+  g->generations = 10;
+  g->order_radius = -1.0;
+  g->order_angle = 10.0 * PI / 180.0;
+  g->order_gap = -1.0;
+  if (!block) return 0;
+  if (!cJSON_IsObject(block)) {
+    fprintf(stderr, "%s: colony: must be an object\n", source);
+    return -1;
+  }
+  for (const cJSON *c = block->child; c; c = c->next) {
+    int known = 0;
+    for (int i = 0; keys[i]; i++) known |= strcmp(keys[i], c->string) == 0;
+    if (!known) {
+      fprintf(stderr, "%s: colony.%s: unknown key\n", source, c->string);
+      return -1;
+    }
+  }
+  double deg = g->def.max_reorientation * 180.0 / PI, seed = (double)g->def.seed, gens = g->generations;
+  if (number(block, "growth_time", &g->def.growth_time, 0.0, source) ||
+      number(block, "division_length", &g->def.division_length, 0.0, source) ||
+      number(block, "max_reorientation_deg", &deg, 0.0, source) ||
+      number(block, "division_gap", &g->def.division_gap, 0.0, source) ||
+      number(block, "seed", &seed, 0.0, source) || number(block, "generations", &gens, 0.0, source))
+    return -1;
+  g->def.max_reorientation = deg * PI / 180.0;
+  g->def.seed = (uint64_t)seed;
+  g->generations = (int)gens;
+  const cJSON *order = cJSON_GetObjectItemCaseSensitive(block, "order");
+  if (order) {
+    double angle = g->order_angle * 180.0 / PI;
+    if (!cJSON_IsObject(order) || number(order, "radius", &g->order_radius, 0.0, source) ||
+        number(order, "angle_deg", &angle, 0.0, source) || number(order, "contact_gap", &g->order_gap, 0.0, source)) {
+      fprintf(stderr, "%s: colony.order: expected {\"radius\", \"angle_deg\", \"contact_gap\"} numbers\n", source);
+      return -1;
+    }
+    g->order_angle = angle * PI / 180.0;
+  }
+  return 0;
+}
+
+typedef struct window_t { /* sums over the steps of one generation (or the whole run) */
+  int steps;
+  double constraints, relcp_iterations, wall, wall_colony, cell_steps, cpu;
+  double max_overlap;
+  double max_overlap_quiet; /* over the steps without a division (division creates overlaps, colony.h) */
+  int max_constraints;
+} window_t;
+
+static void add(window_t *w, int cells, const clt_diagnostics_t *d, double wall, double wall_colony, bool divided,
+                double cpu) {
+  w->steps++;
+  w->cpu += cpu;
+  w->constraints += d->constraints;
+  w->relcp_iterations += d->relcp_iterations;
+  w->wall += wall;
+  w->wall_colony += wall_colony;
+  w->cell_steps += cells;
+  if (d->max_overlap > w->max_overlap) w->max_overlap = d->max_overlap;
+  if (!divided && d->max_overlap > w->max_overlap_quiet) w->max_overlap_quiet = d->max_overlap;
+  if (d->constraints > w->max_constraints) w->max_constraints = d->constraints;
+}
+
+int main(int argc, char **argv) {
+  options_t o;
+  memset(&o, 0, sizeof o);
+  o.scene = "scenes/papers/colony.json";
+  o.seed = -1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    if (!v) {
+      usage(stderr);
+      return 2;
+    }
+    if (strcmp(a, "--scene") == 0) o.scene = v;
+    else if (strcmp(a, "--model") == 0) o.model = v;
+    else if (strcmp(a, "--csv") == 0) o.csv = v;
+    else if (strcmp(a, "--generations") == 0) o.generations = atoi(v);
+    else if (strcmp(a, "--budget") == 0) o.budget = atof(v);
+    else if (strcmp(a, "--seed") == 0) o.seed = atoll(v);
+    else if (strcmp(a, "--set") == 0 && o.set_count < 60) o.sets[o.set_count++] = v;
+    else {
+      usage(stderr);
+      return 2;
+    }
+    i++;
+  }
+
+  /* The scene without its "colony" block goes through the scene reader; the block is ours. */
+  char *text = read_text(o.scene);
+  if (!text) {
+    fprintf(stderr, "%s: cannot be read\n", o.scene);
+    return 1;
+  }
+  cJSON *root = cJSON_Parse(text);
+  free(text);
+  if (!root) {
+    fprintf(stderr, "%s: invalid JSON\n", o.scene);
+    return 1;
+  }
+  cJSON *block = cJSON_DetachItemFromObjectCaseSensitive(root, "colony");
+  growth_t growth;
+  if (read_growth(block, o.scene, &growth) != 0) return 1;
+  cJSON_Delete(block);
+  char *scene_text = cJSON_PrintUnformatted(root);
+  cJSON_Delete(root);
+  char model_set[96];
+  if (o.model) {
+    snprintf(model_set, sizeof model_set, "method.contact_model=%s", o.model);
+    o.sets[o.set_count++] = model_set;
+  }
+  clt_scene_overrides_t ov = {o.sets, o.set_count, NULL, 0};
+  clt_scene_t *scene = NULL;
+  char msg[1024];
+  if (clt_scene_parse(scene_text, o.scene, &ov, &scene, msg, sizeof msg) != CLT_OK) {
+    fprintf(stderr, "%s\n", msg);
+    return 1;
+  }
+  free(scene_text);
+  clt_world_t *world = NULL;
+  if (clt_scene_create_world(scene, NULL, NULL, &world, msg, sizeof msg) != CLT_OK) {
+    fprintf(stderr, "%s\n", msg);
+    return 1;
+  }
+  if (o.generations > 0) growth.generations = o.generations;
+  if (o.seed >= 0) growth.def.seed = (uint64_t)o.seed;
+
+  /* The seed cell: the scene's first dynamic body (one capsule). */
+  clt_body_id_t seed_cell = clt_world_ground();
+  for (int i = 0; i < clt_world_body_count(world); i++) {
+    clt_body_info_t info;
+    clt_body_id_t id = clt_world_body_at(world, i);
+    if (clt_body_get_info(world, id, &info) == CLT_OK && info.type == CLT_BODY_DYNAMIC) {
+      seed_cell = id;
+      break;
+    }
+  }
+  clt_shape_def_t shape;
+  if (clt_body_id_is_null(seed_cell) || clt_body_get_shape(world, seed_cell, 0, &shape) != CLT_OK) {
+    fprintf(stderr, "%s: the scene has no dynamic body to start the colony from\n", o.scene);
+    return 1;
+  }
+  growth.def.diameter = 2.0 * shape.radius;
+  growth.def.first_cell = seed_cell;
+  double d = growth.def.diameter;
+  if (growth.order_radius < 0.0) growth.order_radius = 2.0 * growth.def.division_length;
+  if (growth.order_gap < 0.0) growth.order_gap = 0.1 * d;
+  clt_colony_t *colony = NULL;
+  if (clt_colony_create(world, &growth.def, &colony) != CLT_OK) {
+    fprintf(stderr, "%s: %s\n", o.scene, clt_world_error(world));
+    return 1;
+  }
+  const clt_method_t *m = clt_world_method(world);
+  char model_name[32];
+  if (m->contact_model == CLT_CONTACT_MODEL_MULTISPHERE)
+    snprintf(model_name, sizeof model_name, "multisphere:%d", m->multisphere_count);
+  else
+    snprintf(model_name, sizeof model_name, "%s",
+             m->contact_model == CLT_CONTACT_MODEL_RELCP  ? "relcp"
+             : m->contact_model == CLT_CONTACT_MODEL_SNSD ? "snsd"
+                                                          : "default");
+
+  FILE *csv = NULL;
+  if (o.csv) {
+    csv = fopen(o.csv, "w");
+    if (!csv) {
+      fprintf(stderr, "%s: cannot be written\n", o.csv);
+      return 1;
+    }
+    fprintf(csv, "step,t,cells,contacts,constraints,relcp_iterations,solver_iterations,max_overlap,wall_s,"
+                 "wall_colony_s,wall_collide_s,wall_solve_s,cpu_s\n");
+  }
+  printf("# colony: scene %s, model %s, h %g, overlap_tolerance %g, d %g, tau %g, division_length %g, "
+         "max_reorientation %g deg, seed %llu, generations %d, budget %g s\n",
+         o.scene, model_name, clt_world_time_step(world), m->overlap_tolerance, d, growth.def.growth_time,
+         growth.def.division_length, growth.def.max_reorientation * 180.0 / PI,
+         (unsigned long long)growth.def.seed, growth.generations, o.budget);
+  printf("# order: radius %g, angle %g deg, contact_gap %g\n", growth.order_radius, growth.order_angle * 180.0 / PI,
+         growth.order_gap);
+  printf("# gen cells steps mean_constraints max_constraints mean_relcp_iter ms_per_step us_per_cell_step "
+         "cum_wall_s max_overlap S mean_domain weighted_domain largest_domain cpu_ms_per_step cpu_us_per_cell_step\n");
+
+  window_t total, gen;
+  memset(&total, 0, sizeof total);
+  memset(&gen, 0, sizeof gen);
+  int completed = 0, target = 1 << growth.generations;
+  const char *stop = "generations";
+  char why[512] = "";
+  clt_colony_order_t last_order;
+  memset(&last_order, 0, sizeof last_order);
+  double t_start = now();
+  for (;;) {
+    double c0 = cpu_now();
+    double t0 = now();
+    int cells_before = clt_colony_cell_count(colony);
+    clt_status_t st = clt_colony_grow(colony);
+    double t1 = now();
+    if (st == CLT_OK) st = clt_world_step(world);
+    double t2 = now();
+    double cpu = cpu_now() - c0;
+    if (st != CLT_OK) {
+      stop = "error";
+      snprintf(why, sizeof why, "%s", clt_world_error(world));
+      break;
+    }
+    clt_diagnostics_t dg;
+    clt_world_get_diagnostics(world, &dg);
+    int cells = clt_colony_cell_count(colony);
+    bool divided = cells != cells_before;
+    add(&total, cells, &dg, t2 - t0, t1 - t0, divided, cpu);
+    add(&gen, cells, &dg, t2 - t0, t1 - t0, divided, cpu);
+    if (csv)
+      fprintf(csv, "%lld,%.9g,%d,%d,%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", (long long)dg.step, dg.t, cells,
+              dg.contacts, dg.constraints, dg.relcp_iterations, dg.iterations, dg.max_overlap, t2 - t0, t1 - t0,
+              dg.wall_collide_s, dg.wall_solve_s, cpu);
+    if (csv) fflush(csv); /* a run killed inside a long step keeps every finished row */
+    /* A generation is complete when the count reaches the next power of two (synchronous division). */
+    if (cells >= 2 << completed) {
+      completed++;
+      clt_colony_order(colony, growth.order_radius, growth.order_angle, growth.order_gap, &last_order);
+      printf("gen %d %d %d %.1f %d %.2f %.3f %.3f %.2f %.3g %.4f %.3f %.3f %d %.3f %.3f\n", completed, cells, gen.steps,
+             gen.constraints / gen.steps, gen.max_constraints, gen.relcp_iterations / gen.steps,
+             1e3 * gen.wall / gen.steps, 1e6 * gen.wall / gen.cell_steps, now() - t_start, gen.max_overlap,
+             last_order.nematic_order, last_order.mean_domain_size, last_order.weighted_domain_size,
+             last_order.largest_domain, 1e3 * gen.cpu / gen.steps, 1e6 * gen.cpu / gen.cell_steps);
+      fflush(stdout);
+      memset(&gen, 0, sizeof gen);
+      if (cells >= target) break;
+    }
+    if (o.budget > 0.0 && now() - t_start > o.budget) {
+      stop = "budget";
+      break;
+    }
+  }
+  double wall = now() - t_start;
+  if (csv) fclose(csv);
+  clt_colony_order(colony, growth.order_radius, growth.order_angle, growth.order_gap, &last_order);
+  printf("result model=%s stop=%s generations=%d cells=%d steps=%d wall_s=%.3f mean_constraints=%.2f "
+         "mean_relcp_iterations=%.3f ms_per_step=%.4f us_per_cell_step=%.4f us_per_constraint_step=%.4f "
+         "max_overlap=%.4g max_overlap_no_division=%.4g overlap_tolerance=%g S=%.4f mean_domain=%.4f weighted_domain=%.4f largest_domain=%d "
+         "cpu_s=%.3f cpu_ms_per_step=%.4f cpu_us_per_cell_step=%.4f\n",
+         model_name, stop, completed, clt_colony_cell_count(colony), total.steps, wall,
+         total.steps ? total.constraints / total.steps : 0.0,
+         total.steps ? total.relcp_iterations / total.steps : 0.0, total.steps ? 1e3 * total.wall / total.steps : 0.0,
+         total.cell_steps > 0 ? 1e6 * total.wall / total.cell_steps : 0.0,
+         total.constraints > 0 ? 1e6 * total.wall / total.constraints : 0.0, total.max_overlap, total.max_overlap_quiet, m->overlap_tolerance,
+         last_order.nematic_order, last_order.mean_domain_size, last_order.weighted_domain_size,
+         last_order.largest_domain, total.cpu, total.steps ? 1e3 * total.cpu / total.steps : 0.0,
+         total.cell_steps > 0 ? 1e6 * total.cpu / total.cell_steps : 0.0);
+  if (why[0]) printf("# stopped: %s\n", why);
+  clt_colony_destroy(colony);
+  clt_world_destroy(world);
+  clt_scene_destroy(scene);
+  return strcmp(stop, "error") == 0 ? 3 : 0;
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/python3
+"""Brazil-nut curve from a clatter run file (issue [granular] acceptance, SPEC.md section 8).
+
+Reads OUT.h5 (h5py), finds the large body (default: the body named "nut") and the small ones
+(every other dynamic body), and reports against the number of shakes n = f t (f: the container's
+motion frequency from the stored /scene):
+  rank    1 + the number of small bodies whose centre is higher than the large body's (1 = top)
+  margin  z_L - (max small z - d): > 0 is the top-layer criterion of the issue ("its centre above
+          every small body's centre minus one small diameter"); d = the largest small diameter
+The vertical axis is the last coordinate (y in 2D, z in 3D); heights are taken relative to the
+container's reference point (its motion cancels). One sample per shake k (frames with
+k <= f t < k + 1): --sample compact (default) takes the frame where the bed is most compact (the
+highest small centre is lowest: grains thrown up by the shake have landed), --sample phase the
+frame nearest the phase where the container is lowest (t = (k + 3/4)/f). Every frame goes to
+the CSV. Acceptance: the first shake from which the criterion holds at every later sample,
+required <= 60 (--limit).
+
+Usage: brazilnut_curve.py OUT.h5 [--large NAME] [--sample compact|phase] [--csv FILE] [--png FILE]
+"""
+import argparse
+import json
+import sys
+
+import h5py
+import numpy as np
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("run")
+    ap.add_argument("--large", default="nut")
+    ap.add_argument("--csv")
+    ap.add_argument("--png")
+    ap.add_argument("--title", default="")
+    ap.add_argument("--limit", type=float, default=60.0, help="shakes allowed (acceptance)")
+    ap.add_argument("--sample", choices=["compact", "phase"], default="compact")
+    a = ap.parse_args()
+
+    f = h5py.File(a.run, "r")
+    scene = json.loads(f["scene"][()].decode().rstrip("\0") if isinstance(f["scene"][()], bytes)
+                       else str(f["scene"][()]).rstrip("\0"))
+    dim = int(scene["dimension"])
+    axis = dim - 1
+    names = [n.decode() if isinstance(n, bytes) else str(n) for n in f["bodies/name"][:]]
+    types = [t.decode() if isinstance(t, bytes) else str(t) for t in f["bodies/type"][:]]
+    if a.large not in names:
+        sys.exit(f"{a.run}: no body named {a.large!r}")
+    large = names.index(a.large)
+    small = [i for i, t in enumerate(types) if t == "dynamic" and i != large]
+    kinematic = [i for i, t in enumerate(types) if t == "kinematic"]
+    first = f["bodies/first_shape"][:]
+    radius = f["shapes/radius"][:]
+    d = 2.0 * max(radius[first[i]] for i in small)
+    d_large = 2.0 * radius[first[large]]
+    freq = 0.0
+    for b in scene["bodies"]:
+        m = b.get("motion")
+        if m and float(m.get("frequency", 0)) > 0:
+            freq = float(m["frequency"])
+            amp = m.get("amplitude", [0, 0, 0])
+    if freq <= 0:
+        sys.exit(f"{a.run}: no shaken (kinematic, frequency > 0) body in the scene")
+    g = abs(float(scene.get("gravity", [0, -9.81] if dim == 2 else [0, 0, -9.81])[axis]))
+    gamma = abs(float(amp[axis])) * (2 * np.pi * freq) ** 2 / g
+
+    t = f["trajectory/time"][:]
+    pos = f["trajectory/position"]
+    z = pos[:, :, axis]
+    ref = z[:, kinematic[0]] if kinematic else np.zeros(len(t))
+    zl = z[:, large] - ref
+    zs = z[:, small] - ref[:, None]
+    rank = 1 + np.sum(zs > zl[:, None], axis=1)
+    margin = zl - (zs.max(axis=1) - d)
+    shakes = t * freq
+
+    # One sample per whole shake.
+    samples = []
+    top = zs.max(axis=1)
+    k = 0
+    while (k + 1) / freq <= t[-1] + 1e-9:
+        if a.sample == "phase":
+            i = int(np.argmin(np.abs(t - (k + 0.75) / freq)))
+        else:
+            frames = np.nonzero((shakes >= k - 1e-9) & (shakes < k + 1 - 1e-9))[0]
+            i = int(frames[np.argmin(top[frames])])
+        samples.append((shakes[i], i))
+        k += 1
+    first_top = None
+    for j, (_, i) in enumerate(samples):
+        if all(margin[ii] > 0 for _, ii in samples[j:]):
+            first_top = samples[j][0]
+            break
+
+    if a.csv:
+        with open(a.csv, "w") as out:
+            out.write("frame,t,shakes,large_height,max_small_height,rank,margin,sampled\n")
+            sampled = {i for _, i in samples}
+            for i in range(len(t)):
+                out.write(f"{i},{t[i]:.6g},{shakes[i]:.6g},{zl[i]:.6g},{zs[i].max():.6g},{rank[i]},"
+                          f"{margin[i]:.6g},{int(i in sampled)}\n")
+
+    print(f"run {a.run}: {dim}D, {len(small)} small bodies (d = {d:g} m), large d = {d_large:g} m, "
+          f"f = {freq:g} Hz, Gamma = {gamma:.3g}, {len(t)} frames, {shakes[-1]:.4g} shakes")
+    print(f"start: rank {rank[0]} of {len(small) + 1}, large height {zl[0]:.3f} m, top small {zs[0].max():.3f} m")
+    print("shake  rank  large_z  top_small_z  margin_m  top_layer")
+    for s, i in samples:
+        print(f"{s:5.2f} {rank[i]:5d} {zl[i]:8.3f} {zs[i].max():11.3f} {margin[i]:7.3f}  {'yes' if margin[i] > 0 else 'no'}")
+    ok = first_top is not None and first_top <= a.limit
+    if first_top is None:
+        print(f"RESULT: the large body is not in the top layer for good within {shakes[-1]:.4g} shakes: FAIL")
+    else:
+        print(f"RESULT: in the top layer from shake {first_top:.2f} on (and at every later sample): "
+              f"{'PASS' if ok else 'FAIL'} (limit {a.limit:g})")
+
+    if a.png:
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print("matplotlib missing (Debian python3-matplotlib, scripts/setup.sh --bench): no PNG", file=sys.stderr)
+            return 0 if ok else 1
+        fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8, 6.5), sharex=True)
+        ax1.plot(shakes, rank, color="0.7", lw=0.8, label="every frame")
+        ax1.plot([s for s, _ in samples], [rank[i] for _, i in samples], "o-", ms=3, color="C0",
+                 label="once per shake (" + ("bed most compact" if a.sample == "compact" else "container lowest") + ")")
+        ax1.set_ylabel("height rank of the large body\n(1 = highest)")
+        ax1.invert_yaxis()
+        ax1.legend(loc="lower right", fontsize=8)
+        ax2.plot(shakes, margin / d, color="0.7", lw=0.8)
+        ax2.plot([s for s, _ in samples], [margin[i] / d for _, i in samples], "o-", ms=3, color="C1")
+        ax2.axhline(0, color="k", lw=0.8)
+        if first_top is not None:
+            ax2.axvline(first_top, color="C2", ls="--", lw=1, label=f"top layer for good: shake {first_top:.2f}")
+            ax2.legend(loc="lower right", fontsize=8)
+        ax2.set_ylabel("(z_large - (max z_small - d)) / d\n> 0: top layer")
+        ax2.set_xlabel("shakes (f t)")
+        fig.suptitle(a.title or f"Brazil nut: {dim}D, {len(small)} grains, Gamma = {gamma:.2f}, f = {freq:g} Hz")
+        fig.tight_layout()
+        fig.savefig(a.png, dpi=110)
+        print(f"wrote {a.png}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,189 @@
+/* bench/granular: one pile run (scenes/papers/pile.json or any scene) measured from inside the
+ * process: scene parse and world build time, per-step wall time split (collide / assemble / solve,
+ * from the step diagnostics), kinetic energy against its peak, penetration, the broad phase
+ * alone at the final state, and memory: peak RSS (getrusage) and where it goes (record sizes and
+ * workspace capacities, read through the library's internal headers). Built and run by
+ * bench/granular/run; prints `key value` lines that the script collects.
+ *
+ * usage: pile_bench SCENE.json [--param NAME=VALUE ...] [--set PATH=VALUE ...] [--steps K]
+ *                   [--every M]   (print a step line every M steps; 0: none) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "clatter/scene.h"
+#include "collision/broadphase.h"
+#include "dynamics/world_internal.h"
+#include "steppers/rows.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Process CPU time: on a loaded machine (the shared build box) steadier than wall time; with one
+ * thread (OMP_NUM_THREADS=1) it is the compute time. */
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static long peak_rss_kb(void) {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+/* Current RSS from /proc (getrusage only gives the peak). */
+static long current_rss_kb(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  long pages = 0, resident = 0;
+  if (f) {
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    fclose(f);
+  }
+  return resident * 4;
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv) {
+  const char *scene_path = NULL;
+  const char *sets[64], *params[64];
+  int set_count = 0, param_count = 0;
+  long steps = 100, every = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--param") == 0 && i + 1 < argc && param_count < 64) {
+      params[param_count++] = argv[++i];
+    } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc && set_count < 64) {
+      sets[set_count++] = argv[++i];
+    } else if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+      steps = atol(argv[++i]);
+    } else if (strcmp(argv[i], "--every") == 0 && i + 1 < argc) {
+      every = atol(argv[++i]);
+    } else if (argv[i][0] != '-' && !scene_path) {
+      scene_path = argv[i];
+    } else {
+      fprintf(stderr, "usage: pile_bench SCENE.json [--param N=V] [--set P=V] [--steps K] [--every M]\n");
+      return 2;
+    }
+  }
+  if (!scene_path) {
+    fprintf(stderr, "pile_bench: no scene\n");
+    return 2;
+  }
+  long rss_start = current_rss_kb();
+  char message[2048];
+  clt_scene_overrides_t overrides = {sets, set_count, params, param_count};
+  clt_scene_t *scene = NULL;
+  double t0 = now(), c0 = cpu_now();
+  if (clt_scene_load(scene_path, &overrides, &scene, message, sizeof message) != CLT_OK) {
+    fprintf(stderr, "%s\n", message);
+    return 2;
+  }
+  double t_parse = now() - t0, cpu_parse = cpu_now() - c0;
+  long rss_scene = current_rss_kb();
+  clt_world_t *world = NULL;
+  t0 = now();
+  c0 = cpu_now();
+  if (clt_scene_create_world(scene, NULL, NULL, &world, message, sizeof message) != CLT_OK) {
+    fprintf(stderr, "%s\n", message);
+    return 2;
+  }
+  double t_build = now() - t0, cpu_build = cpu_now() - c0;
+  long rss_world = current_rss_kb();
+  int n = clt_world_body_count(world);
+  printf("bodies %d\nparse_s %.6f\nbuild_s %.6f\nparse_cpu_s %.6f\nbuild_cpu_s %.6f\n", n, t_parse, t_build,
+         cpu_parse, cpu_build);
+  printf("rss_start_kb %ld\nrss_after_parse_kb %ld\nrss_after_build_kb %ld\n", rss_start, rss_scene, rss_world);
+
+  double ke_peak = 0, ke = 0, pen_max = 0, pen_last = 0, wall_sum = 0, col_sum = 0, asm_sum = 0, sol_sum = 0;
+  long iter_sum = 0, unsolved = 0, contacts_max = 0, taken = 0;
+  double first_wall = 0;
+  double cpu_steps = cpu_now();
+  if (every > 0) printf("step t contacts iterations status kinetic_energy penetration wall_s collide_s assemble_s solve_s\n");
+  for (long k = 0; k < steps; k++) {
+    clt_status_t st = clt_world_step(world);
+    if (st != CLT_OK) {
+      printf("step_failed %ld %s: %s\n", k + 1, clt_status_name(st), clt_world_error(world));
+      break;
+    }
+    clt_diagnostics_t d;
+    clt_world_get_diagnostics(world, &d);
+    taken++;
+    ke = d.kinetic_energy;
+    ke_peak = fmax(ke_peak, ke);
+    pen_max = fmax(pen_max, d.penetration);
+    pen_last = d.penetration;
+    if (k == 0) first_wall = d.wall_s;
+    wall_sum += d.wall_s;
+    col_sum += d.wall_collide_s;
+    asm_sum += d.wall_assemble_s;
+    sol_sum += d.wall_solve_s;
+    iter_sum += d.iterations;
+    if (d.contacts > contacts_max) contacts_max = d.contacts;
+    if (d.solver_status != CLT_SOLVE_SOLVED && d.solver_status != CLT_SOLVE_NONE) unsolved++;
+    if (every > 0 && ((k + 1) % every == 0 || k + 1 == steps))
+      printf("%ld %.4f %d %d %s %.6g %.3g %.4f %.4f %.4f %.4f\n", (long)d.step, d.t, d.contacts, d.iterations,
+             clt_solver_status_name(d.solver_status), d.kinetic_energy, d.penetration, d.wall_s, d.wall_collide_s,
+             d.wall_assemble_s, d.wall_solve_s);
+    fflush(stdout);
+  }
+  cpu_steps = cpu_now() - cpu_steps;
+  long rss_peak = peak_rss_kb();
+  printf("steps %ld\n", taken);
+  if (taken > 0) printf("cpu_per_step_s %.6f\n", cpu_steps / taken);
+  if (taken > 0) {
+    printf("wall_per_step_s %.6f\ncollide_per_step_s %.6f\nassemble_per_step_s %.6f\nsolve_per_step_s %.6f\n",
+           wall_sum / taken, col_sum / taken, asm_sum / taken, sol_sum / taken);
+    printf("first_step_wall_s %.6f\n", first_wall);
+    printf("iterations_per_step %.1f\nunconverged_steps %ld\nmax_contacts %ld\n", (double)iter_sum / taken, unsolved,
+           contacts_max);
+    printf("kinetic_energy_peak %.6g\nkinetic_energy_final %.6g\nke_ratio_final %.3g\n", ke_peak, ke,
+           ke_peak > 0 ? ke / ke_peak : 0.0);
+    printf("penetration_max_m %.6g\npenetration_final_m %.6g\n", pen_max, pen_last);
+  }
+
+  /* The broad phase alone at the final state: proxies as stage_collide.c builds them, margin ε̂. */
+  clt_step_work_t *w = world->step_work;
+  if (w && w->proxies) {
+    clt_broadphase_t bp;
+    clt_broadphase_init(&bp);
+    double times[7];
+    for (int r = 0; r < 7; r++) {
+      double s = cpu_now();
+      clt_broadphase_find_pairs(&bp, w->proxies, world->shape_count, world->dimension, world->method.active_set_eps);
+      times[r] = cpu_now() - s; /* CPU time, median of 7 */
+    }
+    qsort(times, 7, sizeof times[0], compare_double);
+    printf("broadphase_s %.6f\nbroadphase_pairs %d\nbroadphase_entry_tests %lld\nbroadphase_large %d\n", times[3],
+           bp.pair_count, (long long)bp.entry_tests, bp.large_count);
+    clt_broadphase_destroy(&bp);
+  }
+
+  /* Where the memory goes (bytes per body of each array at its current capacity). */
+  printf("rss_peak_kb %ld\nrss_peak_per_body_b %.0f\nrss_growth_per_body_b %.0f\n", rss_peak, 1024.0 * rss_peak / n,
+         1024.0 * (rss_peak - rss_start) / n);
+  printf("sizeof_shape_def %zu\nsizeof_body_rec %zu\nsizeof_body_state %zu\nsizeof_body_def %zu\n",
+         sizeof(clt_shape_def_t), sizeof(clt_body_rec_t), sizeof(clt_body_state_t), sizeof(clt_body_def_t));
+  printf("world_capacity_bodies %d\nworld_capacity_shapes %d\n", world->body_capacity, world->shape_capacity);
+  if (w) {
+    printf("sizeof_contact %zu\nsizeof_row %zu\nwork_contact_capacity %d\nwork_row_capacity %d\n", sizeof(clt_contact_t),
+           sizeof(clt_row_t), w->contact_capacity, w->row_capacity);
+    printf("work_memory_capacity %d\nwork_report_capacity %d\nsizeof_memory %zu\nsizeof_report %zu\n",
+           w->memory_capacity, w->report_capacity, sizeof(clt_contact_memory_t), sizeof(clt_contact_info_t));
+    printf("broadphase_entry_capacity %d\nbroadphase_pair_capacity %d\nbroadphase_bucket_capacity %d\n",
+           w->broadphase.entry_capacity, w->broadphase.pair_capacity, w->broadphase.bucket_capacity);
+  }
+  clt_world_destroy(world);
+  clt_scene_destroy(scene);
+  return 0;
+}

@@ -1,0 +1,648 @@
+/* Stage "relcp": one time step of the ReLCP family (SPEC.md §6; 002 §3.1, Algorithm 1) under
+ * either law of motion (relcp.h for the generic form velocity = a + B D λ).
+ *
+ *  1. mobility: per dynamic body B and a (inertial: M⁻¹ and v + h M⁻¹ f_ext with the explicit
+ *     gyroscopic torque; overdamped: 𝓜 = Z⁻¹ from src/dynamics/drag.c and 𝓜 F_ext, F_ext = applied
+ *     forces + explicit springs + m g). Planar worlds (world->planar) confine each body to
+ *     translations in its z = const plane and rotations about the world z axis: B becomes the
+ *     inverse of M (or Z) restricted to that subspace — the in-plane 2×2 block of the world
+ *     translational tensor inverted, and e eᵀ / (eᵀ J e) on the angular block with e = Rᵀ e_z —
+ *     and a is the restricted response (so v_z = ω_x = ω_y = 0 exactly in the world frame);
+ *  2. C₀: one shared-normal constraint per contact point with Φ ≤ ε̂ at q (the narrow phase of
+ *     src/collision; one point per smooth pair), frozen normal and witness points;
+ *  3. the recursion of SPEC.md §6.2: solve the PSD LCP (stage_relcp_solve.c), velocity_k =
+ *     a + B D λ, q_{k+1} = q ⊕ h velocity_k; broad + narrow phase on the TRUE shapes at q_{k+1}; every
+ *     point with Φ < −ε_tol becomes a new constraint frozen there (value pulled back to q, relcp.h);
+ *     old constraints are kept as they are; stop when none overlaps beyond ε_tol. Reaching
+ *     relcp_max_iterations passes with overlaps left rejects the step (CLT_ERR_SOLVER; the driver
+ *     restores the state);
+ *  4. snsd: the first pass is accepted whatever overlaps; multisphere:N: C₀ is built between the
+ *     N-sphere proxies of ellipsoids, capsules and rings (src/collision/multisphere.h), one pass.
+ *     For every model the true overlap at the accepted state is measured on the true shapes.
+ * The state becomes q⁺ with velocity = the accepted velocity (inertial v⁺; overdamped U).
+ * Diagnostics: contacts = |C₀|, constraints = lcp_size = all constraints of the last pass,
+ * relcp_iterations = passes (1: accepted after the SNSD solve, no augmentation), iterations = solver
+ * iterations summed over the passes, max_overlap = max(0, −Φ) over all true shape pairs after the
+ * step. The contact report lists every constraint with its impulse (overdamped: h λ). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "collision/multisphere.h"
+#include "math/vec.h"
+#include "steppers/relcp.h"
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* realloc to at least `needed` elements with doubling; *capacity is only read. */
+static bool grow_to(void **p, int capacity, int needed, size_t size, int *new_capacity) {
+  int cap = capacity > 0 ? capacity : 64;
+  while (cap < needed) cap *= 2;
+  if (needed <= capacity) cap = capacity;
+  if (cap != capacity || !*p) {
+    void *q = realloc(*p, (size_t)cap * size);
+    if (!q) return false;
+    *p = q;
+  }
+  *new_capacity = cap;
+  return true;
+}
+
+void clt_relcp_work_destroy(clt_relcp_work_t *w) {
+  if (!w) return;
+  free(w->mobility);
+  free(w->base);
+  free(w->velocity);
+  free(w->trial);
+  free(w->instances);
+  free(w->instance_shape);
+  free(w->proxies);
+  clt_contact_set_destroy(&w->set);
+  free(w->constraints);
+  free(w->bj);
+  free(w->b);
+  free(w->lambda);
+  free(w->w);
+  free(w->diagonal);
+  free(w->body_start);
+  free(w->body_entry);
+  free(w->active);
+  free(w->jr);
+  free(w->jb);
+  free(w->dense);
+  free(w->accumulator);
+  free(w);
+}
+
+static bool reserve_bodies(clt_relcp_work_t *w, int nb) {
+  if (nb <= w->body_capacity && w->mobility) return true;
+  int c = 0;
+  bool ok = grow_to((void **)&w->mobility, w->body_capacity, nb, 18 * sizeof(double), &c) &&
+            grow_to((void **)&w->base, w->body_capacity, nb, 6 * sizeof(double), &c) &&
+            grow_to((void **)&w->velocity, w->body_capacity, nb, 6 * sizeof(double), &c) &&
+            grow_to((void **)&w->trial, w->body_capacity, nb, sizeof(clt_body_state_t), &c);
+  if (ok) w->body_capacity = c;
+  return ok;
+}
+
+static bool reserve_instances(clt_relcp_work_t *w, int n) {
+  if (n <= w->instance_capacity && w->instances) return true;
+  int c = 0;
+  bool ok = grow_to((void **)&w->instances, w->instance_capacity, n, sizeof(clt_shape_instance_t), &c) &&
+            grow_to((void **)&w->instance_shape, w->instance_capacity, n, sizeof(int), &c);
+  if (ok) w->instance_capacity = c;
+  return ok;
+}
+
+static bool reserve_constraints(clt_relcp_work_t *w, int n) {
+  if (n <= w->capacity && w->constraints) return true;
+  int c = 0;
+  bool ok = grow_to((void **)&w->constraints, w->capacity, n, sizeof(clt_relcp_constraint_t), &c) &&
+            grow_to((void **)&w->bj, w->capacity, n, 12 * sizeof(double), &c) &&
+            grow_to((void **)&w->b, w->capacity, n, sizeof(double), &c) &&
+            grow_to((void **)&w->lambda, w->capacity, n, sizeof(double), &c) &&
+            grow_to((void **)&w->w, w->capacity, n, sizeof(double), &c) &&
+            grow_to((void **)&w->diagonal, w->capacity, n, sizeof(double), &c);
+  if (ok) w->capacity = c;
+  return ok;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 1. Mobility and base velocity */
+
+/* Inverse of a 3×3 matrix by its adjugate; false if singular. */
+static bool invert3(const double a[3][3], double out[3][3]) {
+  double cof[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      cof[i][j] = a[(i + 1) % 3][(j + 1) % 3] * a[(i + 2) % 3][(j + 2) % 3] -
+                  a[(i + 1) % 3][(j + 2) % 3] * a[(i + 2) % 3][(j + 1) % 3];
+  double det = a[0][0] * cof[0][0] + a[0][1] * cof[0][1] + a[0][2] * cof[0][2];
+  if (!(fabs(det) > 0.0) || !isfinite(det)) return false;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) out[j][i] = cof[i][j] / det;
+  for (int i = 0; i < 3; i++) /* exact symmetry for symmetric input */
+    for (int j = i + 1; j < 3; j++) out[i][j] = out[j][i] = 0.5 * (out[i][j] + out[j][i]);
+  return true;
+}
+
+static void mat_vec(const double *m, const double x[3], double y[3]) {
+  for (int i = 0; i < 3; i++) y[i] = m[3 * i] * x[0] + m[3 * i + 1] * x[1] + m[3 * i + 2] * x[2];
+}
+
+/* The translational block for a world tensor Z (3×3): Z⁻¹, or in a planar world the inverse of
+ * its in-plane 2×2 block (z row and column zero). */
+static bool linear_block(bool planar, const double z[3][3], double *out) {
+  memset(out, 0, 9 * sizeof *out);
+  if (planar) {
+    double det = z[0][0] * z[1][1] - z[0][1] * z[1][0];
+    if (!(det > 0.0) || !isfinite(det)) return false;
+    out[0] = z[1][1] / det;
+    out[4] = z[0][0] / det;
+    out[1] = out[3] = -0.5 * (z[0][1] + z[1][0]) / det;
+    return true;
+  }
+  double inv[3][3];
+  if (!invert3(z, inv)) return false;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) out[3 * i + j] = inv[i][j];
+  return true;
+}
+
+/* The angular block for a body-frame tensor K: K⁻¹, or in a planar world e eᵀ / (eᵀ K e) with e
+ * the world z axis in the body frame. */
+static bool angular_block(bool planar, const double e[3], const double k[3][3], double *out) {
+  memset(out, 0, 9 * sizeof *out);
+  if (planar) {
+    double ke[3];
+    clt_m3_mulv(ke, k, e);
+    double s = clt_v3_dot(e, ke);
+    if (!(s > 0.0) || !isfinite(s)) return false;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) out[3 * i + j] = e[i] * e[j] / s;
+    return true;
+  }
+  double inv[3][3];
+  if (!invert3(k, inv)) return false;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) out[3 * i + j] = inv[i][j];
+  return true;
+}
+
+static clt_status_t body_fail(clt_world_t *world, int i, const char *what) {
+  char label[CLT_NAME_SIZE + 32];
+  clt_body_label(world, i, label, sizeof label);
+  return clt_world_fail(world, CLT_ERR_NUMERICAL, "relcp: %s: %s", label, what);
+}
+
+static clt_status_t mobility(clt_world_t *world, clt_relcp_work_t *w, double h, double t, double t_next) {
+  bool planar = world->planar, overdamped = world->law == CLT_LAW_OVERDAMPED;
+  for (int i = 0; i < world->body_count; i++) {
+    const clt_body_rec_t *b = &world->bodies[i];
+    const clt_body_state_t *s = &world->states[i];
+    double *m = w->mobility + 18 * (size_t)i, *a = w->base + 6 * (size_t)i;
+    memset(m, 0, 18 * sizeof *m);
+    memset(a, 0, 6 * sizeof *a);
+    if (b->type == CLT_BODY_KINEMATIC) {
+      /* prescribed: its mean velocity over the step enters the constraints, so that x + h a is
+       * exactly where its law puts it at t + h (as the trial configuration does); ω is constant */
+      clt_body_state_t s0, s1;
+      clt_kinematic_state(world, i, t, &s0);
+      clt_kinematic_state(world, i, t_next, &s1);
+      for (int k = 0; k < 3; k++) a[k] = (s1.position[k] - s0.position[k]) / h;
+      clt_v3_copy(a + 3, s0.angular_velocity);
+      continue;
+    }
+    if (b->type != CLT_BODY_DYNAMIC) continue;
+    double r[3][3], e[3];
+    clt_q_to_m3(r, s->orientation);
+    for (int k = 0; k < 3; k++) e[k] = r[2][k]; /* Rᵀ e_z */
+    double force[3], torque[3];
+    for (int k = 0; k < 3; k++) {
+      force[k] = world->force_acc[i][k] + b->mass * world->gravity[k];
+      torque[k] = world->torque_acc[i][k];
+    }
+    if (overdamped) {
+      double zt[3][3], zr[3][3], zw[3][3];
+      if (!clt_body_drag(world, i, zt, zr))
+        return body_fail(world, i, "no drag for the overdamped law (give drag_linear and drag_angular > 0)");
+      clt_m3_rotate_tensor(zw, r, zt); /* R Z Rᵀ: world frame */
+      if (!linear_block(planar, zw, m) || !angular_block(planar, e, zr, m + 9))
+        return body_fail(world, i, "singular drag tensor");
+      mat_vec(m, force, a);
+      mat_vec(m + 9, torque, a + 3);
+    } else {
+      double mt[3][3] = {{b->mass, 0.0, 0.0}, {0.0, b->mass, 0.0}, {0.0, 0.0, b->mass}};
+      double jb[3][3] = {{b->inertia[0], 0.0, 0.0}, {0.0, b->inertia[1], 0.0}, {0.0, 0.0, b->inertia[2]}};
+      if (!linear_block(planar, mt, m) || !angular_block(planar, e, jb, m + 9))
+        return body_fail(world, i, "singular mass matrix");
+      /* a = B (M v + h f): momentum plus impulse, mapped back (the projection in a planar world) */
+      const double *v = s->velocity, *om = s->angular_velocity;
+      double p[3], l[3];
+      for (int k = 0; k < 3; k++) {
+        p[k] = b->mass * v[k] + h * force[k];
+        l[k] = b->inertia[k] * om[k] + h * torque[k];
+      }
+      if (world->method.gyroscopic != CLT_GYRO_OFF) {
+        /* explicit −ω × Jω (SPEC.md §1 default; the semi-implicit form is not used here: it
+         * makes B non-symmetric) */
+        double jw[3] = {b->inertia[0] * om[0], b->inertia[1] * om[1], b->inertia[2] * om[2]}, g[3];
+        clt_v3_cross(g, om, jw);
+        for (int k = 0; k < 3; k++) l[k] -= h * g[k];
+      }
+      mat_vec(m, p, a);
+      mat_vec(m + 9, l, a + 3);
+    }
+  }
+  return CLT_OK;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * 2. Collision instances and constraints */
+
+static void set_poses(clt_relcp_work_t *w, const clt_body_state_t *states, int first, int count) {
+  for (int k = first; k < first + count; k++) {
+    clt_shape_instance_t *in = &w->instances[k];
+    const clt_body_state_t *s = &states[in->body];
+    clt_v3_copy(in->pose.position, s->position);
+    in->pose.angle = 0.0;
+    clt_q_copy(in->pose.orientation, s->orientation);
+  }
+}
+
+/* The true shapes [0, shape_count), and for multisphere the proxies after them. */
+static clt_status_t build_instances(clt_world_t *world, clt_relcp_work_t *w, bool proxies) {
+  int ns = world->shape_count;
+  w->proxy_count = 0;
+  int np = 0, per = world->method.multisphere_count;
+  if (proxies) {
+    for (int s = 0; s < ns; s++) {
+      clt_shape_type_t t = world->shapes[s].type;
+      bool replaced = t == CLT_SHAPE_ELLIPSOID || t == CLT_SHAPE_CAPSULE || (t == CLT_SHAPE_TORUS && per >= 3);
+      np += replaced ? (per > 1 ? per : 1) : 1;
+    }
+    if (!grow_to((void **)&w->proxies, w->proxy_capacity, np, sizeof(clt_shape_def_t), &w->proxy_capacity))
+      return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory (proxies)");
+  }
+  if (!reserve_instances(w, ns + np)) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory");
+  for (int i = 0; i < world->body_count; i++) {
+    const clt_body_rec_t *b = &world->bodies[i];
+    for (int k = 0; k < b->shape_count; k++) {
+      int s = b->shape_first + k;
+      clt_shape_instance_t *in = &w->instances[s];
+      in->shape = &world->shapes[s];
+      in->body = i;
+      in->fixed = b->type != CLT_BODY_DYNAMIC;
+      w->instance_shape[s] = s;
+    }
+  }
+  if (!proxies) return CLT_OK;
+  double centres[CLT_MULTISPHERE_MAX][3], radii[CLT_MULTISPHERE_MAX];
+  int p = 0;
+  for (int i = 0; i < world->body_count; i++) {
+    const clt_body_rec_t *b = &world->bodies[i];
+    for (int k = 0; k < b->shape_count; k++) {
+      int s = b->shape_first + k;
+      const clt_shape_def_t *shape = &world->shapes[s];
+      clt_shape_type_t t = shape->type;
+      bool replaced = t == CLT_SHAPE_ELLIPSOID || t == CLT_SHAPE_CAPSULE || (t == CLT_SHAPE_TORUS && per >= 3);
+      int count = replaced ? clt_multisphere_build(shape, per, centres, radii) : 0;
+      if (replaced && (count <= 0 || count > per)) {
+        char label[CLT_NAME_SIZE + 32];
+        clt_body_label(world, i, label, sizeof label);
+        return clt_world_fail(world, CLT_ERR_UNSUPPORTED, "relcp: multisphere:%d: no proxy for the %s of %s", per,
+                              clt_shape_type_name(t), label);
+      }
+      if (!replaced) {
+        w->proxies[p] = *shape;
+        w->instance_shape[ns + p] = s;
+        w->instances[ns + p] = w->instances[s];
+        w->instances[ns + p].shape = &w->proxies[p];
+        p++;
+        continue;
+      }
+      for (int j = 0; j < count; j++) {
+        clt_shape_def_t sphere = clt_default_shape_def(CLT_SHAPE_SPHERE);
+        double off[3];
+        clt_q_rotate(off, shape->local_orientation, centres[j]);
+        clt_v3_add(sphere.local_position, shape->local_position, off);
+        sphere.radius = radii[j];
+        sphere.material = shape->material;
+        w->proxies[p] = sphere;
+        w->instance_shape[ns + p] = s;
+        w->instances[ns + p] = w->instances[s];
+        w->instances[ns + p].shape = &w->proxies[p];
+        p++;
+      }
+    }
+  }
+  w->proxy_count = p;
+  return CLT_OK;
+}
+
+static clt_status_t collide(clt_world_t *world, clt_relcp_work_t *w, int first, int count, double max_distance,
+                            const char *where) {
+  clt_status_t st = clt_collide_all(&w->set, w->instances + first, count, 3, max_distance);
+  if (st == CLT_OK) return CLT_OK;
+  if (st == CLT_ERR_UNSUPPORTED || st == CLT_ERR_NUMERICAL) {
+    int a = st == CLT_ERR_UNSUPPORTED ? w->set.unsupported_a : w->set.failed_a;
+    int b = st == CLT_ERR_UNSUPPORTED ? w->set.unsupported_b : w->set.failed_b;
+    char la[CLT_NAME_SIZE + 32] = "?", lb[CLT_NAME_SIZE + 32] = "?";
+    const char *ta = "?", *tb = "?";
+    if (a >= 0 && b >= 0) {
+      clt_body_label(world, w->instances[first + a].body, la, sizeof la);
+      clt_body_label(world, w->instances[first + b].body, lb, sizeof lb);
+      ta = clt_shape_type_name(w->instances[first + a].shape->type);
+      tb = clt_shape_type_name(w->instances[first + b].shape->type);
+    }
+    return clt_world_fail(world, st, "relcp: %s: %s between the %s of %s and the %s of %s", where,
+                          st == CLT_ERR_UNSUPPORTED ? "no narrow phase" : "the narrow phase failed", ta, la, tb, lb);
+  }
+  return clt_world_fail(world, st, "relcp: %s: collision failed (%s)", where, clt_status_name(st));
+}
+
+/* One side of a constraint row (SPEC.md §0): sign·n on u and sign·R_qᵀ(ρ × n) on the body-frame ω,
+ * ρ = p − x at the configuration `at` where the constraint was found, R_q the start-of-step
+ * orientation (the frame of the velocity unknowns). Static bodies have no row. */
+static void row_side(const clt_world_t *world, const clt_body_state_t *at, int body, const double p[3],
+                     const double n[3], double sign, double lin[3], double ang[3]) {
+  if (world->bodies[body].type == CLT_BODY_STATIC) return;
+  double rho[3], c[3], cb[3];
+  clt_v3_sub(rho, p, at[body].position);
+  clt_v3_cross(c, rho, n);
+  clt_q_rotate_inv(cb, world->states[body].orientation, c);
+  for (int k = 0; k < 3; k++) {
+    lin[k] = sign * n[k];
+    ang[k] = sign * cb[k];
+  }
+}
+
+static double row_dot_velocity(const clt_relcp_constraint_t *c, const double *v) {
+  const double *va = v + 6 * (size_t)c->body_a, *vb = v + 6 * (size_t)c->body_b;
+  double s = 0.0;
+  for (int k = 0; k < 3; k++)
+    s += c->jac.linear_a[k] * va[k] + c->jac.angular_a[k] * va[3 + k] + c->jac.linear_b[k] * vb[k] +
+         c->jac.angular_b[k] * vb[3 + k];
+  return s;
+}
+
+/* Appends the contact points of w->set (instances from `first`) with Φ < limit as constraints
+ * found at configuration `at`, pass `iteration`; offset c = Φ − h J·velocity (velocity NULL: Φ). */
+static clt_status_t append_constraints(clt_world_t *world, clt_relcp_work_t *w, int first,
+                                       const clt_body_state_t *at, double limit, int iteration,
+                                       const double *velocity, double h) {
+  int added = 0;
+  for (int k = 0; k < w->set.count; k++)
+    if (w->set.contacts[k].point.distance < limit) added++;
+  if (!reserve_constraints(w, w->count + added))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory (%d constraints)", w->count + added);
+  for (int k = 0; k < w->set.count; k++) {
+    const clt_shape_contact_t *sc = &w->set.contacts[k];
+    if (!(sc->point.distance < limit)) continue;
+    clt_relcp_constraint_t *c = &w->constraints[w->count];
+    memset(c, 0, sizeof *c);
+    c->body_a = w->instances[first + sc->shape_a].body;
+    c->body_b = w->instances[first + sc->shape_b].body;
+    c->shape_a = w->instance_shape[first + sc->shape_a];
+    c->shape_b = w->instance_shape[first + sc->shape_b];
+    c->key_a = first + sc->shape_a;
+    c->key_b = first + sc->shape_b;
+    c->feature = sc->point.feature;
+    c->iteration = iteration;
+    c->distance = sc->point.distance;
+    clt_v3_copy(c->normal, sc->point.normal);
+    clt_v3_copy(c->point_a, sc->point.point_a);
+    clt_v3_copy(c->point_b, sc->point.point_b);
+    row_side(world, at, c->body_a, c->point_a, c->normal, -1.0, c->jac.linear_a, c->jac.angular_a);
+    row_side(world, at, c->body_b, c->point_b, c->normal, 1.0, c->jac.linear_b, c->jac.angular_b);
+    c->offset = velocity ? c->distance - h * row_dot_velocity(c, velocity) : c->distance;
+    w->lambda[w->count] = 0.0; /* ι: padded with zeros */
+    if (iteration == 0 && world->method.warm_start) {
+      /* SNSD constraints start from their pair's force of the last step (memory) */
+      const clt_contact_memory_t *mem = clt_find_contact_memory(world->step_work, c->key_a, c->key_b, c->feature);
+      if (mem && mem->normal_impulse > 0.0) w->lambda[w->count] = mem->normal_impulse;
+    }
+    w->count++;
+  }
+  return CLT_OK;
+}
+
+/* B J_sideᵀ of the constraints [first, count) and their b = c + h J·a. */
+static void prepare_constraints(const clt_world_t *world, clt_relcp_work_t *w, int first, double h) {
+  for (int p = first; p < w->count; p++) {
+    const clt_relcp_constraint_t *c = &w->constraints[p];
+    double *bj = w->bj + 12 * (size_t)p;
+    memset(bj, 0, 12 * sizeof *bj);
+    for (int side = 0; side < 2; side++) {
+      int body = side ? c->body_b : c->body_a;
+      if (world->bodies[body].type != CLT_BODY_DYNAMIC) continue;
+      const double *m = w->mobility + 18 * (size_t)body;
+      mat_vec(m, side ? c->jac.linear_b : c->jac.linear_a, bj + 6 * side);
+      mat_vec(m + 9, side ? c->jac.angular_b : c->jac.angular_a, bj + 6 * side + 3);
+    }
+    w->b[p] = c->offset + h * row_dot_velocity(c, w->base);
+  }
+}
+
+/* velocity = a + B D λ, then the trial configuration q ⊕ h velocity (kinematic bodies: their law
+ * at t + h; static bodies stay). */
+static void trial_state(const clt_world_t *world, clt_relcp_work_t *w, double h, double t_next) {
+  int nb = world->body_count;
+  memcpy(w->velocity, w->base, 6 * sizeof(double) * (size_t)nb);
+  for (int p = 0; p < w->count; p++) {
+    const clt_relcp_constraint_t *c = &w->constraints[p];
+    double l = w->lambda[p];
+    if (l == 0.0) continue;
+    for (int side = 0; side < 2; side++) {
+      int body = side ? c->body_b : c->body_a;
+      if (world->bodies[body].type != CLT_BODY_DYNAMIC) continue;
+      double *v = w->velocity + 6 * (size_t)body;
+      const double *bj = w->bj + 12 * (size_t)p + 6 * side;
+      for (int k = 0; k < 6; k++) v[k] += l * bj[k];
+    }
+  }
+  for (int i = 0; i < nb; i++) {
+    const clt_body_rec_t *b = &world->bodies[i];
+    const clt_body_state_t *s = &world->states[i];
+    clt_body_state_t *t = &w->trial[i];
+    *t = *s;
+    if (b->type == CLT_BODY_KINEMATIC) {
+      clt_kinematic_state(world, i, t_next, t);
+    } else if (b->type == CLT_BODY_DYNAMIC) {
+      const double *v = w->velocity + 6 * (size_t)i;
+      clt_v3_copy(t->velocity, v);
+      clt_v3_copy(t->angular_velocity, v + 3);
+      clt_v3_axpy(t->position, s->position, h, t->velocity);
+      clt_q_integrate(t->orientation, s->orientation, t->angular_velocity, h);
+    }
+  }
+}
+
+static clt_status_t report(clt_world_t *world, clt_step_work_t *sw, const clt_relcp_work_t *w, double scale) {
+  if (!clt_grow((void **)&sw->next_report, &sw->next_report_capacity, w->count, sizeof *sw->next_report))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory (contact report)");
+  for (int p = 0; p < w->count; p++) {
+    const clt_relcp_constraint_t *c = &w->constraints[p];
+    clt_contact_info_t *r = &sw->next_report[p];
+    memset(r, 0, sizeof *r);
+    r->body_a = c->body_a;
+    r->body_b = c->body_b;
+    for (int k = 0; k < 3; k++) r->point[k] = 0.5 * (c->point_a[k] + c->point_b[k]);
+    clt_v3_copy(r->normal, c->normal);
+    r->distance = c->distance;
+    r->normal_impulse = scale * w->lambda[p];
+    clt_v3_scale(r->impulse, c->normal, r->normal_impulse);
+  }
+  sw->next_report_count = w->count;
+  return CLT_OK;
+}
+
+static int memory_compare(const void *pa, const void *pb) {
+  const clt_contact_memory_t *a = pa, *b = pb;
+  if (a->shape_a != b->shape_a) return a->shape_a < b->shape_a ? -1 : 1;
+  if (a->shape_b != b->shape_b) return a->shape_b < b->shape_b ? -1 : 1;
+  if (a->feature != b->feature) return a->feature < b->feature ? -1 : 1;
+  return 0;
+}
+
+/* The warm start of the next step (rows.h contact memory, sorted by key): one entry per SNSD
+ * constraint with λ summed over every constraint of its pair (the recursion's later constraints
+ * of a pair add to the pair's first SNSD entry). */
+static clt_status_t remember(clt_world_t *world, clt_step_work_t *sw, const clt_relcp_work_t *w) {
+  int n0 = 0;
+  while (n0 < w->count && w->constraints[n0].iteration == 0) n0++;
+  if (!clt_grow((void **)&sw->next_memory, &sw->next_memory_capacity, n0, sizeof *sw->next_memory))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory (contact memory)");
+  for (int p = 0; p < n0; p++) {
+    const clt_relcp_constraint_t *c = &w->constraints[p];
+    clt_contact_memory_t *m = &sw->next_memory[p];
+    memset(m, 0, sizeof *m);
+    m->shape_a = c->key_a;
+    m->shape_b = c->key_b;
+    m->feature = c->feature;
+    m->normal_impulse = w->lambda[p];
+  }
+  if (n0 > 1) qsort(sw->next_memory, (size_t)n0, sizeof *sw->next_memory, memory_compare);
+  for (int p = n0; p < w->count; p++) {
+    const clt_relcp_constraint_t *c = &w->constraints[p];
+    int lo = 0, hi = n0; /* first entry with (shape_a, shape_b) ≥ the pair */
+    while (lo < hi) {
+      int mid = lo + (hi - lo) / 2;
+      const clt_contact_memory_t *m = &sw->next_memory[mid];
+      if (m->shape_a < c->key_a || (m->shape_a == c->key_a && m->shape_b < c->key_b))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo < n0 && sw->next_memory[lo].shape_a == c->key_a && sw->next_memory[lo].shape_b == c->key_b)
+      sw->next_memory[lo].normal_impulse += w->lambda[p];
+  }
+  /* entries without force carry nothing to warm-start (rows.h keeps only pressing contacts) */
+  int kept = 0;
+  for (int p = 0; p < n0; p++)
+    if (sw->next_memory[p].normal_impulse > 0.0) sw->next_memory[kept++] = sw->next_memory[p];
+  sw->next_memory_count = kept;
+  return CLT_OK;
+}
+
+static clt_status_t check_world(clt_world_t *world) {
+  const char *model = world->method.contact_model == CLT_CONTACT_MODEL_RELCP  ? "relcp"
+                      : world->method.contact_model == CLT_CONTACT_MODEL_SNSD ? "snsd"
+                                                                                : "multisphere";
+  if (world->method.contact_model == CLT_CONTACT_MODEL_DEFAULT)
+    return clt_world_fail(world, CLT_ERR_UNSUPPORTED,
+                          "step: %s needs a frictionless contact model of SPEC.md §6 (method.contact_model relcp, "
+                          "snsd or multisphere); the default contact rows support only the inertial, unconfined law",
+                          world->law == CLT_LAW_OVERDAMPED ? "the overdamped law" : "a planar world");
+  if (world->dimension != 3)
+    return clt_world_fail(world, CLT_ERR_UNSUPPORTED, "step: contact model %s is implemented for 3D worlds only",
+                          model);
+  if (world->joint_count > 0)
+    return clt_world_fail(world, CLT_ERR_UNSUPPORTED,
+                          "step: contact model %s does not support joints (%d in this world): use the default contact "
+                          "model",
+                          model, world->joint_count);
+  for (int f = 0; f < world->force_count; f++)
+    if (clt_force_is_element(&world->forces[f]) && world->forces[f].treatment == CLT_TREAT_IMPLICIT)
+      return clt_world_fail(world, CLT_ERR_UNSUPPORTED,
+                            "step: contact model %s supports explicit force elements only (force #%d is implicit)",
+                            model, f);
+  return CLT_OK;
+}
+
+clt_status_t clt_stage_relcp(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_step_work_t *sw = c->work;
+  clt_diagnostics_t *d = c->diagnostics;
+  double h = c->h, t0 = now_s();
+  clt_status_t st = check_world(world);
+  if (st != CLT_OK) return st;
+  if (!sw->relcp) {
+    sw->relcp = calloc(1, sizeof *sw->relcp);
+    if (!sw->relcp) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory");
+    clt_contact_set_init(&sw->relcp->set);
+  }
+  clt_relcp_work_t *w = sw->relcp;
+  const clt_method_t *m = &world->method;
+  int nb = world->body_count, ns = world->shape_count;
+  if (!reserve_bodies(w, nb > 0 ? nb : 1)) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory");
+  st = mobility(world, w, h, c->t, c->t_next);
+  if (st != CLT_OK) return st;
+  bool proxies = m->contact_model == CLT_CONTACT_MODEL_MULTISPHERE;
+  st = build_instances(world, w, proxies);
+  if (st != CLT_OK) return st;
+  double t1 = now_s();
+  d->wall_assemble_s += t1 - t0;
+
+  /* C₀ at q (SPEC.md §6.2 LCP-SNSD; proxies for multisphere) */
+  w->count = 0;
+  int first = proxies ? ns : 0, count = proxies ? w->proxy_count : ns;
+  set_poses(w, world->states, first, count);
+  st = collide(world, w, first, count, m->active_set_eps, "active set");
+  if (st != CLT_OK) return st;
+  st = append_constraints(world, w, first, world->states, INFINITY, 0, NULL, h);
+  if (st != CLT_OK) return st;
+  d->contacts = w->count;
+  double t2 = now_s();
+  d->wall_collide_s += t2 - t1;
+
+  int prepared = 0, pass = 0;
+  double max_overlap = 0.0;
+  for (;;) {
+    pass++;
+    double ta = now_s();
+    prepare_constraints(world, w, prepared, h);
+    prepared = w->count;
+    double tb = now_s();
+    st = clt_relcp_solve(world, w, h, d);
+    if (st != CLT_OK) return st;
+    trial_state(world, w, h, c->t_next);
+    double tc = now_s();
+    /* the TRUE overlaps at q_{k+1}, every pair (SPEC.md §6.2) */
+    set_poses(w, w->trial, 0, ns);
+    st = collide(world, w, 0, ns, 0.0, "trial overlap check");
+    if (st != CLT_OK) return st;
+    max_overlap = 0.0;
+    int violations = 0;
+    for (int k = 0; k < w->set.count; k++) {
+      double depth = -w->set.contacts[k].point.distance;
+      if (depth > max_overlap) max_overlap = depth;
+      if (depth > m->overlap_tolerance) violations++;
+    }
+    double td = now_s();
+    d->wall_assemble_s += tb - ta;
+    d->wall_solve_s += tc - tb;
+    d->wall_collide_s += td - tc;
+    if (violations == 0 || m->contact_model != CLT_CONTACT_MODEL_RELCP) break;
+    if (pass >= m->relcp_max_iterations)
+      return clt_world_fail(world, CLT_ERR_SOLVER,
+                            "step %lld: ReLCP reached relcp_max_iterations = %d with %d contact(s) still overlapping "
+                            "by up to %.3g > overlap_tolerance %.3g (%d constraints); the step is rejected and the "
+                            "state before it kept (reduce the time step or raise the cap)",
+                            (long long)c->step, m->relcp_max_iterations, violations, max_overlap,
+                            m->overlap_tolerance, w->count);
+    st = append_constraints(world, w, 0, w->trial, -m->overlap_tolerance, pass, w->velocity, h);
+    if (st != CLT_OK) return st;
+    d->wall_assemble_s += now_s() - td;
+  }
+
+  /* accept q⁺ = q_{k+1} */
+  for (int i = 0; i < nb; i++)
+    if (world->bodies[i].type != CLT_BODY_STATIC) world->states[i] = w->trial[i];
+  st = report(world, sw, w, world->law == CLT_LAW_OVERDAMPED ? h : 1.0);
+  if (st != CLT_OK) return st;
+  st = remember(world, sw, w);
+  if (st != CLT_OK) return st;
+  d->constraints = w->count;
+  d->lcp_size = w->count;
+  d->relcp_iterations = pass;
+  d->max_overlap = max_overlap;
+  if (w->count == 0) d->solver_status = CLT_SOLVE_NONE;
+  return CLT_OK;
+}
