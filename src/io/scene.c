@@ -1216,7 +1216,7 @@ static bool expand_grid(ctx_t *ctx, const grid_spec_t *spec, int index, int slot
       body->name = NULL;
     }
     if (template.name) {
-      char name[NAME_MAX_LENGTH + 1];
+      char name[NAME_MAX_LENGTH + 24]; /* the length was checked above; room for any index */
       snprintf(name, sizeof name, "%s%lld", base_name, (long long)n);
       char *copy = dup_string(name);
       if (!copy) return fail(ctx, p, "out of memory");

@@ -244,39 +244,28 @@ static double block_update(clt_relaxed_contact_t *ct, const cone_t *k, const dou
 /* ---------------------------------------------------------------------------------------------
  * Workspace */
 
-static bool grow(void **p, int *capacity, int needed, size_t size) {
-  if (needed <= *capacity) return true;
-  int cap = *capacity > 0 ? *capacity : 16;
-  while (cap < needed) cap *= 2;
-  void *q = realloc(*p, (size_t)cap * size);
-  if (!q) return false;
-  *p = q;
-  *capacity = cap;
-  return true;
-}
-
 static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints) {
   if (contacts > r->contact_capacity) {
     int c1 = r->contact_capacity, c2 = c1, c3 = c1;
-    if (!grow((void **)&r->contacts, &c1, contacts, sizeof *r->contacts) ||
-        !grow((void **)&r->delta, &c2, contacts, sizeof *r->delta) ||
-        !grow((void **)&r->colour, &c3, contacts, sizeof *r->colour))
+    if (!clt_step_work_grow((void **)&r->contacts, &c1, contacts, sizeof *r->contacts) ||
+        !clt_step_work_grow((void **)&r->delta, &c2, contacts, sizeof *r->delta) ||
+        !clt_step_work_grow((void **)&r->colour, &c3, contacts, sizeof *r->colour))
       return false;
     r->contact_capacity = c1;
   }
   if (bodies > r->body_capacity) {
     int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1;
-    if (!grow((void **)&r->dv, &c1, 6 * bodies, sizeof *r->dv) || !grow((void **)&r->inv, &c2, 4 * bodies, sizeof *r->inv) ||
-        !grow((void **)&r->dyn, &c3, bodies, sizeof *r->dyn) || !grow((void **)&r->mask, &c4, bodies, sizeof *r->mask) ||
-        !grow((void **)&r->margin, &c5, bodies, sizeof *r->margin) || !grow((void **)&r->grown, &c6, bodies, sizeof *r->grown))
+    if (!clt_step_work_grow((void **)&r->dv, &c1, 6 * bodies, sizeof *r->dv) || !clt_step_work_grow((void **)&r->inv, &c2, 4 * bodies, sizeof *r->inv) ||
+        !clt_step_work_grow((void **)&r->dyn, &c3, bodies, sizeof *r->dyn) || !clt_step_work_grow((void **)&r->mask, &c4, bodies, sizeof *r->mask) ||
+        !clt_step_work_grow((void **)&r->margin, &c5, bodies, sizeof *r->margin) || !clt_step_work_grow((void **)&r->grown, &c6, bodies, sizeof *r->grown))
       return false;
     r->body_capacity = bodies;
   }
   if (joints > r->joint_capacity) {
     int c1 = r->joint_capacity, c2 = c1, c3 = c1;
-    if (!grow((void **)&r->joint_x, &c1, joints, sizeof(double)) ||
-        !grow((void **)&r->joint_diag, &c2, joints, sizeof(double)) ||
-        !grow((void **)&r->joint_bias, &c3, joints, sizeof(double)))
+    if (!clt_step_work_grow((void **)&r->joint_x, &c1, joints, sizeof(double)) ||
+        !clt_step_work_grow((void **)&r->joint_diag, &c2, joints, sizeof(double)) ||
+        !clt_step_work_grow((void **)&r->joint_bias, &c3, joints, sizeof(double)))
       return false;
     r->joint_capacity = c1;
   }

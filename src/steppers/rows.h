@@ -161,6 +161,8 @@ void clt_step_work_destroy(clt_step_work_t *work);
 bool clt_step_work_reserve_rows(clt_step_work_t *work, int rows);
 bool clt_step_work_reserve_contacts(clt_step_work_t *work, int contacts);
 bool clt_step_work_reserve_problem(clt_step_work_t *work, int n, int blocks);
+/* realloc *p to at least `needed` elements of `size` bytes, doubling; keeps the contents. */
+bool clt_step_work_grow(void **p, int *capacity, int needed, size_t size);
 bool clt_step_work_grow_ints(int **array, int *capacity, int needed);
 bool clt_step_work_grow_doubles(double **array, int *capacity, int needed);
 /* The dense matrices A and chol for problems of size n. */

@@ -34,29 +34,41 @@ static void displace(clt_world_t *world, const double *dp) {
   }
 }
 
-clt_status_t clt_stage_post_project(clt_step_context_t *c) {
+/* One Gauss–Newton projection: rows at the current q (joints, then `extra` equalities if any, then
+ * the active contacts), b = g, the plain-M problem without friction, q ⊕ dp. A projection that
+ * does not solve is reported in the step's solver fields. */
+static clt_status_t project_once(clt_step_context_t *c, clt_status_t (*extra)(clt_world_t *, clt_step_work_t *)) {
   clt_world_t *world = c->world;
   clt_step_work_t *w = c->work;
   clt_problem_kind_t kind = {false, false};
+  clt_status_t st = clt_compute_inverse_mass(world, w, c->h, true);
+  if (st == CLT_OK) st = clt_build_joint_rows(world, w);
+  if (st == CLT_OK && extra) st = extra(world, w);
+  if (st == CLT_OK) st = clt_find_contacts(world, w, world->method.active_set_eps);
+  if (st == CLT_OK) st = clt_build_contact_rows(world, w, false);
+  if (st != CLT_OK) return st;
+  for (int r = 0; r < w->row_count; r++) w->row_bias[r] = w->row_value[r]; /* b = g */
+  clt_diagnostics_t pd = *c->diagnostics;
+  st = clt_solve_rows(world, w, kind, &pd);
+  if (st != CLT_OK) return st;
+  if (pd.solver_status != CLT_SOLVE_SOLVED && pd.solver_status != CLT_SOLVE_NONE) {
+    c->diagnostics->solver_status = pd.solver_status;
+    c->diagnostics->residual = pd.residual;
+  }
+  clt_apply_impulses(world, w, kind, w->dp);
+  displace(world, w->dp);
+  return CLT_OK;
+}
+
+clt_status_t clt_stage_post_project(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_step_work_t *w = c->work;
   if (!clt_step_work_reserve_dp(w, world->body_count))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "post-stabilize: out of memory");
   for (int pass = 0; pass <= world->method.post_repeats; pass++) {
     if (pass > 0 && infeasibility(world) <= world->method.post_tolerance) break;
-    clt_status_t st = clt_compute_inverse_mass(world, w, c->h, true);
-    if (st == CLT_OK) st = clt_build_joint_rows(world, w);
-    if (st == CLT_OK) st = clt_find_contacts(world, w, world->method.active_set_eps);
-    if (st == CLT_OK) st = clt_build_contact_rows(world, w, false);
+    clt_status_t st = project_once(c, NULL);
     if (st != CLT_OK) return st;
-    for (int r = 0; r < w->row_count; r++) w->row_bias[r] = w->row_value[r]; /* b = g */
-    clt_diagnostics_t pd = *c->diagnostics;
-    st = clt_solve_rows(world, w, kind, &pd);
-    if (st != CLT_OK) return st;
-    if (pd.solver_status != CLT_SOLVE_SOLVED && pd.solver_status != CLT_SOLVE_NONE) {
-      c->diagnostics->solver_status = pd.solver_status;
-      c->diagnostics->residual = pd.residual;
-    }
-    clt_apply_impulses(world, w, kind, w->dp);
-    displace(world, w->dp);
   }
   return CLT_OK;
 }
@@ -119,28 +131,13 @@ clt_status_t clt_stage_spring_project(clt_step_context_t *c) {
   clt_step_work_t *w = c->work;
   int passes = world->method.spring_projection;
   if (passes <= 0) return CLT_OK;
-  clt_problem_kind_t kind = {false, false};
   if (!clt_step_work_reserve_dp(w, world->body_count))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "spring projection: out of memory");
   for (int pass = 0; pass < passes; pass++) {
     double error = fmax(infeasibility(world), spring_error(world, w));
     if (!(error > world->method.post_tolerance)) break;
-    clt_status_t st = clt_compute_inverse_mass(world, w, c->h, true);
-    if (st == CLT_OK) st = clt_build_joint_rows(world, w);
-    if (st == CLT_OK) st = append_spring_equalities(world, w);
-    if (st == CLT_OK) st = clt_find_contacts(world, w, world->method.active_set_eps);
-    if (st == CLT_OK) st = clt_build_contact_rows(world, w, false);
+    clt_status_t st = project_once(c, append_spring_equalities);
     if (st != CLT_OK) return st;
-    for (int r = 0; r < w->row_count; r++) w->row_bias[r] = w->row_value[r]; /* b = g */
-    clt_diagnostics_t pd = *c->diagnostics;
-    st = clt_solve_rows(world, w, kind, &pd);
-    if (st != CLT_OK) return st;
-    if (pd.solver_status != CLT_SOLVE_SOLVED && pd.solver_status != CLT_SOLVE_NONE) {
-      c->diagnostics->solver_status = pd.solver_status;
-      c->diagnostics->residual = pd.residual;
-    }
-    clt_apply_impulses(world, w, kind, w->dp);
-    displace(world, w->dp);
   }
   return CLT_OK;
 }

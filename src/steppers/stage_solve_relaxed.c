@@ -110,43 +110,32 @@ typedef struct relaxed_problem_t {
   int *offset, *count, *body_start, *body_entry, *cone_start;
 } relaxed_problem_t;
 
-static bool grow_buffer(void **p, int *capacity, int needed, size_t size) {
-  if (needed <= *capacity) return true;
-  int cap = *capacity > 0 ? *capacity : 16;
-  while (cap < needed) cap *= 2;
-  void *q = realloc(*p, (size_t)cap * size);
-  if (!q) return false;
-  *p = q;
-  *capacity = cap;
-  return true;
-}
-
 /* The buffers of a problem with nc contacts, n unknowns and nb bodies. */
 static bool reserve_problem(clt_relaxed_work_t *r, int nc, int n, int nb) {
   if (nc + 1 > r->contact2_capacity) {
     int c1 = r->contact2_capacity, c2 = c1, c3 = c1, c4 = c1;
-    if (!grow_buffer((void **)&r->offset, &c1, nc + 1, sizeof(int)) ||
-        !grow_buffer((void **)&r->count, &c2, nc + 1, sizeof(int)) ||
-        !grow_buffer((void **)&r->mu, &c3, nc + 1, sizeof(double)) ||
-        !grow_buffer((void **)&r->cone_start, &c4, nc + 1, sizeof(int)))
+    if (!clt_step_work_grow((void **)&r->offset, &c1, nc + 1, sizeof(int)) ||
+        !clt_step_work_grow((void **)&r->count, &c2, nc + 1, sizeof(int)) ||
+        !clt_step_work_grow((void **)&r->mu, &c3, nc + 1, sizeof(double)) ||
+        !clt_step_work_grow((void **)&r->cone_start, &c4, nc + 1, sizeof(int)))
       return false;
     r->contact2_capacity = c1;
   }
   if (n > r->row_capacity) {
     int c1 = r->row_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1;
-    if (!grow_buffer((void **)&r->rows, &c1, n, sizeof *r->rows) ||
-        !grow_buffer((void **)&r->minv, &c2, n, 12 * sizeof(double)) ||
-        !grow_buffer((void **)&r->b, &c3, n, sizeof(double)) || !grow_buffer((void **)&r->x, &c4, n, sizeof(double)) ||
-        !grow_buffer((void **)&r->y, &c5, n, sizeof(double)) ||
-        !grow_buffer((void **)&r->body_entry, &c6, n, 2 * sizeof(int)))
+    if (!clt_step_work_grow((void **)&r->rows, &c1, n, sizeof *r->rows) ||
+        !clt_step_work_grow((void **)&r->minv, &c2, n, 12 * sizeof(double)) ||
+        !clt_step_work_grow((void **)&r->b, &c3, n, sizeof(double)) || !clt_step_work_grow((void **)&r->x, &c4, n, sizeof(double)) ||
+        !clt_step_work_grow((void **)&r->y, &c5, n, sizeof(double)) ||
+        !clt_step_work_grow((void **)&r->body_entry, &c6, n, 2 * sizeof(int)))
       return false;
     r->row_capacity = c1;
   }
   if (nb + 1 > r->body2_capacity) {
     int c1 = r->body2_capacity, c2 = c1, c3 = c1;
-    if (!grow_buffer((void **)&r->u, &c1, nb + 1, 6 * sizeof(double)) ||
-        !grow_buffer((void **)&r->body_start, &c2, nb + 1, sizeof(int)) ||
-        !grow_buffer((void **)&r->fill, &c3, nb + 1, sizeof(int)))
+    if (!clt_step_work_grow((void **)&r->u, &c1, nb + 1, 6 * sizeof(double)) ||
+        !clt_step_work_grow((void **)&r->body_start, &c2, nb + 1, sizeof(int)) ||
+        !clt_step_work_grow((void **)&r->fill, &c3, nb + 1, sizeof(int)))
       return false;
     r->body2_capacity = c1;
   }

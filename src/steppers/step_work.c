@@ -59,8 +59,7 @@ void clt_step_work_destroy(clt_step_work_t *w) {
   free(w);
 }
 
-/* realloc to at least `needed` elements with doubling; keeps the contents. */
-static bool grow(void **p, int *capacity, int needed, size_t size) {
+bool clt_step_work_grow(void **p, int *capacity, int needed, size_t size) {
   if (needed <= *capacity) return true;
   int cap = *capacity > 0 ? *capacity : 16;
   while (cap < needed) cap *= 2;
@@ -74,19 +73,19 @@ static bool grow(void **p, int *capacity, int needed, size_t size) {
 bool clt_step_work_reserve_rows(clt_step_work_t *w, int rows) {
   if (rows <= w->row_capacity) return true;
   int c1 = w->row_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1;
-  bool ok = grow((void **)&w->rows, &c1, rows, sizeof *w->rows) &&
-            grow((void **)&w->row_value, &c2, rows, sizeof *w->row_value) &&
-            grow((void **)&w->row_bias, &c3, rows, sizeof *w->row_bias) &&
-            grow((void **)&w->row_minv, &c4, rows, 12 * sizeof *w->row_minv) &&
-            grow((void **)&w->joint_row_owner, &c5, rows, sizeof *w->joint_row_owner) &&
-            grow((void **)&w->joint_row_component, &c6, rows, sizeof *w->joint_row_component) &&
-            grow((void **)&w->row_compliance, &c7, rows, sizeof *w->row_compliance);
+  bool ok = clt_step_work_grow((void **)&w->rows, &c1, rows, sizeof *w->rows) &&
+            clt_step_work_grow((void **)&w->row_value, &c2, rows, sizeof *w->row_value) &&
+            clt_step_work_grow((void **)&w->row_bias, &c3, rows, sizeof *w->row_bias) &&
+            clt_step_work_grow((void **)&w->row_minv, &c4, rows, 12 * sizeof *w->row_minv) &&
+            clt_step_work_grow((void **)&w->joint_row_owner, &c5, rows, sizeof *w->joint_row_owner) &&
+            clt_step_work_grow((void **)&w->joint_row_component, &c6, rows, sizeof *w->joint_row_component) &&
+            clt_step_work_grow((void **)&w->row_compliance, &c7, rows, sizeof *w->row_compliance);
   if (ok) w->row_capacity = c1;
   return ok;
 }
 
 bool clt_step_work_reserve_contacts(clt_step_work_t *w, int contacts) {
-  return grow((void **)&w->contacts, &w->contact_capacity, contacts, sizeof *w->contacts);
+  return clt_step_work_grow((void **)&w->contacts, &w->contact_capacity, contacts, sizeof *w->contacts);
 }
 
 bool clt_step_work_reserve_problem(clt_step_work_t *w, int n, int blocks) {
@@ -104,7 +103,7 @@ bool clt_step_work_reserve_problem(clt_step_work_t *w, int n, int blocks) {
     if (!b || !z || !ww || !ipiv) return false;
     w->lcp_capacity = cap;
   }
-  return grow((void **)&w->block_start, &w->block_capacity, blocks + 1, sizeof *w->block_start);
+  return clt_step_work_grow((void **)&w->block_start, &w->block_capacity, blocks + 1, sizeof *w->block_start);
 }
 
 bool clt_step_work_reserve_dense(clt_step_work_t *w, int n) {
@@ -121,24 +120,24 @@ bool clt_step_work_reserve_dense(clt_step_work_t *w, int n) {
 }
 
 bool clt_step_work_grow_ints(int **p, int *capacity, int needed) {
-  return grow((void **)p, capacity, needed, sizeof **p);
+  return clt_step_work_grow((void **)p, capacity, needed, sizeof **p);
 }
 
 bool clt_step_work_grow_doubles(double **p, int *capacity, int needed) {
-  return grow((void **)p, capacity, needed, sizeof **p);
+  return clt_step_work_grow((void **)p, capacity, needed, sizeof **p);
 }
 
 bool clt_step_work_reserve_bodies(clt_step_work_t *w, int bodies) {
   if (bodies <= w->body_capacity) return true;
   int c1 = w->body_capacity, c2 = c1;
-  bool ok = grow((void **)&w->inv_linear, &c1, bodies, sizeof *w->inv_linear) &&
-            grow((void **)&w->inv_angular, &c2, bodies, sizeof *w->inv_angular);
+  bool ok = clt_step_work_grow((void **)&w->inv_linear, &c1, bodies, sizeof *w->inv_linear) &&
+            clt_step_work_grow((void **)&w->inv_angular, &c2, bodies, sizeof *w->inv_angular);
   if (ok) w->body_capacity = c1;
   return ok;
 }
 
 bool clt_step_work_reserve_dp(clt_step_work_t *w, int bodies) {
-  return grow((void **)&w->dp, &w->dp_capacity, 6 * bodies, sizeof *w->dp);
+  return clt_step_work_grow((void **)&w->dp, &w->dp_capacity, 6 * bodies, sizeof *w->dp);
 }
 
 bool clt_step_work_reserve_joint_impulses(clt_step_work_t *w, int joints) {

@@ -12,6 +12,7 @@
 #include "clatter/solvers.h"
 #include "clatter/world.h"
 #include "test_util.h"
+#include "relaxed_util.h" /* add_pinned_rod, pinned_rod_run (shared with the relaxed tests) */
 
 static void rod_on_floor(clt_solver_kind_t solver) {
   clt_world_def_t wd = clt_default_world_def();
@@ -23,70 +24,16 @@ static void rod_on_floor(clt_solver_kind_t solver) {
   wd.method.tolerance = solver == CLT_SOLVER_LEMKE ? 1e-12 : 1e-9;
   clt_world_t *w = NULL;
   CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
-  clt_material_def_t md = clt_default_material_def();
-  md.friction = 0.0;
-  int mat = -1;
-  CHECK(clt_world_add_material(w, &md, &mat) == CLT_OK);
-  clt_shape_def_t floor_shape = clt_default_shape_def(CLT_SHAPE_HALFPLANE);
-  floor_shape.normal[1] = 1.0;
-  floor_shape.material = mat;
-  clt_body_def_t fd = clt_default_body_def();
-  fd.type = CLT_BODY_STATIC;
-  fd.shapes = &floor_shape;
-  fd.shape_count = 1;
-  CHECK(clt_world_add_body(w, &fd, NULL) == CLT_OK);
-  /* rod of length 2 (half-thickness 0.02) from the pin at (0, 1) down to the floor */
-  const double half = 1.0, thick = 0.02;
-  double angle = -asin((1.0 - thick) / (2.0 * half)); /* bottom-right corner on y = 0 */
-  clt_shape_def_t rod = clt_default_shape_def(CLT_SHAPE_POLYGON);
-  const double v[4][2] = {{-half, -thick}, {half, -thick}, {half, thick}, {-half, thick}};
-  memcpy(rod.vertices, v, sizeof v);
-  rod.vertex_count = 4;
-  rod.material = mat;
-  clt_body_def_t bd = clt_default_body_def();
-  bd.angle = angle;
-  bd.position[0] = half * cos(angle);
-  bd.position[1] = 1.0 + half * sin(angle);
-  bd.shapes = &rod;
-  bd.shape_count = 1;
-  clt_body_id_t id;
-  CHECK(clt_world_add_body(w, &bd, &id) == CLT_OK);
-  clt_joint_def_t jd = clt_default_joint_def(CLT_JOINT_REVOLUTE);
-  jd.body_a = id;
-  jd.anchor_a[0] = -half;
-  jd.anchor_b[1] = 1.0;
-  CHECK(clt_world_add_joint(w, &jd, NULL) == CLT_OK);
-  int bad = 0;
-  double max_v = 0.0;
-  clt_diagnostics_t d;
-  for (int n = 0; n < 300; n++) {
-    if (clt_world_step(w) != CLT_OK) bad++;
-    clt_world_get_diagnostics(w, &d);
-    if (d.solver_status != CLT_SOLVE_SOLVED) bad++;
-    clt_body_state_t s;
-    clt_body_get_state(w, id, &s);
-    double speed = fabs(s.velocity[0]) + fabs(s.velocity[1]) + fabs(s.angular_velocity[0]);
-    if (n > 50 && speed > max_v) max_v = speed;
-  }
-  clt_body_state_t s;
-  clt_body_get_state(w, id, &s);
-  clt_body_info_t info;
-  clt_body_get_info(w, id, &info);
-  double normal = 0.0, x_c = 0.0;
-  for (int i = 0; i < clt_world_contact_count(w); i++) {
-    clt_contact_info_t ci;
-    clt_world_get_contact(w, i, &ci);
-    if (ci.normal_impulse > 0.0) x_c = ci.point[0];
-    normal += ci.normal_impulse / wd.time_step;
-  }
-  double expected = info.mass * 9.81 * s.position[0] / x_c;
+  int mat = add_material(w, 0.0); /* frictionless floor */
+  clt_body_id_t id = add_pinned_rod(w, mat); /* rod of length 2 from the pin at (0, 1) down to the floor */
+  pinned_rod_t r = pinned_rod_run(w, id, wd.time_step);
   printf("  rod on floor (%s): lcp size %d, joint error %.2e, max |v| %.2e, N = %.9f (moments: %.9f)\n",
-         clt_solver_kind_name(solver), d.lcp_size, d.joint_error, max_v, normal, expected);
-  CHECK(bad == 0);
-  CHECK(d.joints == 1 && d.contacts >= 1);
-  CHECK_LE(d.joint_error, 1e-9);
-  CHECK_LE(max_v, solver == CLT_SOLVER_LEMKE ? 1e-10 : 1e-7);
-  CHECK_NEAR(normal, expected, 1e-6 * expected);
+         clt_solver_kind_name(solver), r.d.lcp_size, r.d.joint_error, r.max_v, r.normal, r.expected);
+  CHECK(r.bad == 0);
+  CHECK(r.d.joints == 1 && r.d.contacts >= 1);
+  CHECK_LE(r.d.joint_error, 1e-9);
+  CHECK_LE(r.max_v, solver == CLT_SOLVER_LEMKE ? 1e-10 : 1e-7);
+  CHECK_NEAR(r.normal, r.expected, 1e-6 * r.expected);
   clt_world_destroy(w);
 }
 
