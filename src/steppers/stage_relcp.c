@@ -12,7 +12,9 @@
  *     src/collision; one point per smooth pair), frozen normal and witness points;
  *  3. the recursion of SPEC.md §6.2: solve the PSD LCP (stage_relcp_solve.c), velocity_k =
  *     a + B D λ, q_{k+1} = q ⊕ h velocity_k; broad + narrow phase on the TRUE shapes at q_{k+1}; every
- *     point with Φ < −ε_tol becomes a new constraint frozen there (value pulled back to q, relcp.h);
+ *     point with Φ < −ε_tol becomes a new constraint frozen there (value pulled back to q, relcp.h;
+ *     in planar worlds a capsule pair with crossing cores gets an in-plane axis instead of the
+ *     narrow phase's ±e_z, planar_crossing_capsules);
  *     old constraints are kept as they are; stop when none overlaps beyond ε_tol. Reaching
  *     relcp_max_iterations passes with overlaps left rejects the step (CLT_ERR_SOLVER; the driver
  *     restores the state);
@@ -372,6 +374,91 @@ static double row_dot_velocity(const clt_relcp_constraint_t *c, const double *v)
   return s;
 }
 
+/* A capsule instance's core segment at configuration `at`: its ends and radius. */
+static void capsule_core(const clt_relcp_work_t *w, const clt_body_state_t *at, int instance, double e0[3],
+                         double e1[3], double *radius) {
+  const clt_shape_instance_t *in = &w->instances[instance];
+  const clt_shape_def_t *def = in->shape;
+  const clt_body_state_t *s = &at[in->body];
+  double off[3], centre[3], q[4], axis[3], z[3] = {0.0, 0.0, 1.0};
+  clt_q_rotate(off, s->orientation, def->local_position);
+  clt_v3_add(centre, s->position, off);
+  clt_q_mul(q, s->orientation, def->local_orientation);
+  clt_q_rotate(axis, q, z);
+  clt_v3_axpy(e0, centre, -0.5 * def->length, axis);
+  clt_v3_axpy(e1, centre, 0.5 * def->length, axis);
+  *radius = def->radius;
+}
+
+/* Gap of two capsule cores (ends a0 a1, b0 b1, radii summed in r) along the unit vector m. */
+static double axis_gap(const double m[3], const double a0[3], const double a1[3], const double b0[3],
+                       const double b1[3], double r) {
+  return fmin(clt_v3_dot(m, b0), clt_v3_dot(m, b1)) - fmax(clt_v3_dot(m, a0), clt_v3_dot(m, a1)) - r;
+}
+
+/* Planar worlds: a capsule pair whose cores cross (or coincide) at the configuration `at` gets
+ * from the narrow phase the common perpendicular of the axes, i.e. ±e_z (or an arbitrary normal
+ * for coincident cores), with Φ = −(r_A + r_B). In the plane of motion such a row has no mobility
+ * (B J = 0), so A_kk = 0 and the constraint's w stays at Φ whatever λ: the LCP is infeasible and
+ * the recursion stalls (the colony's 512 → 1024 division). Such a pair instead gets an in-plane
+ * separating axis: among the in-plane normals of either axis and the centre-to-centre directions
+ * (at `at` and at the start-of-step q, both signs) the one along which the pair is farthest apart
+ * at q (so the constraint pushes back the way the cores came, not on through), Φ = the gap along
+ * it at `at` (≤ the true Φ), witness points on the supporting ends at `at` (the narrow phase's core
+ * point where a whole axis supports). */
+static void planar_crossing_capsules(const clt_world_t *world, const clt_relcp_work_t *w, int ia, int ib,
+                                     const clt_body_state_t *at, clt_relcp_constraint_t *c) {
+  double a0[3], a1[3], b0[3], b1[3], ra, rb, qa0[3], qa1[3], qb0[3], qb1[3];
+  capsule_core(w, at, ia, a0, a1, &ra);
+  capsule_core(w, at, ib, b0, b1, &rb);
+  capsule_core(w, world->states, ia, qa0, qa1, &ra);
+  capsule_core(w, world->states, ib, qb0, qb1, &rb);
+  double ca[3], cb[3]; /* the narrow phase's core points */
+  clt_v3_axpy(ca, c->point_a, -ra, c->normal);
+  clt_v3_axpy(cb, c->point_b, rb, c->normal);
+  const double *ends[2][4] = {{a0, a1, b0, b1}, {qa0, qa1, qb0, qb1}};
+  double cand[6][3];
+  for (int k = 0; k < 2; k++) {
+    const double *e0 = ends[k][0], *e1 = ends[k][1], *f0 = ends[k][2], *f1 = ends[k][3];
+    double *u = cand[3 * k];
+    u[0] = -(e1[1] - e0[1]), u[1] = e1[0] - e0[0], u[2] = 0.0;
+    u[3] = -(f1[1] - f0[1]), u[4] = f1[0] - f0[0], u[5] = 0.0;
+    u[6] = 0.5 * (f0[0] + f1[0] - e0[0] - e1[0]), u[7] = 0.5 * (f0[1] + f1[1] - e0[1] - e1[1]), u[8] = 0.0;
+  }
+  double best = -INFINITY, n[3] = {0.0, 0.0, 0.0};
+  for (int k = 0; k < 6; k++) {
+    double len = clt_v3_norm(cand[k]);
+    if (!(len > 0.0)) continue;
+    for (int sgn = -1; sgn <= 1; sgn += 2) {
+      double m[3];
+      clt_v3_scale(m, cand[k], sgn / len);
+      double gap = axis_gap(m, qa0, qa1, qb0, qb1, ra + rb);
+      if (gap > best) {
+        best = gap;
+        clt_v3_copy(n, m);
+      }
+    }
+  }
+  if (!(best > -INFINITY)) return; /* both cores are points at one place: nothing better */
+  double ua[3], ub[3];
+  clt_v3_sub(ua, a1, a0);
+  clt_v3_sub(ub, b1, b0);
+  double da = clt_v3_dot(n, ua), db = clt_v3_dot(n, ub);
+  double pa[3], pb[3];
+  if (fabs(da) > 1e-9 * (1.0 + clt_v3_norm(ua)))
+    clt_v3_copy(pa, da > 0.0 ? a1 : a0);
+  else
+    clt_v3_axpy(pa, ca, clt_v3_dot(n, a0) - clt_v3_dot(n, ca), n); /* ca moved onto A's supporting line */
+  if (fabs(db) > 1e-9 * (1.0 + clt_v3_norm(ub)))
+    clt_v3_copy(pb, db > 0.0 ? b0 : b1);
+  else
+    clt_v3_axpy(pb, cb, clt_v3_dot(n, b0) - clt_v3_dot(n, cb), n);
+  c->distance = clt_v3_dot(n, pb) - clt_v3_dot(n, pa) - ra - rb;
+  clt_v3_copy(c->normal, n);
+  clt_v3_axpy(c->point_a, pa, ra, n);
+  clt_v3_axpy(c->point_b, pb, -rb, n);
+}
+
 /* Appends the contact points of w->set (instances from `first`) with Φ < limit as constraints
  * found at configuration `at`, pass `iteration`; offset c = Φ − h J·velocity (velocity NULL: Φ). */
 static clt_status_t append_constraints(clt_world_t *world, clt_relcp_work_t *w, int first,
@@ -399,6 +486,11 @@ static clt_status_t append_constraints(clt_world_t *world, clt_relcp_work_t *w, 
     clt_v3_copy(c->normal, sc->point.normal);
     clt_v3_copy(c->point_a, sc->point.point_a);
     clt_v3_copy(c->point_b, sc->point.point_b);
+    /* planar worlds: crossing capsule cores get an in-plane axis (planar_crossing_capsules) */
+    if (world->planar && fabs(c->normal[2]) > 1e-6 &&
+        w->instances[first + sc->shape_a].shape->type == CLT_SHAPE_CAPSULE &&
+        w->instances[first + sc->shape_b].shape->type == CLT_SHAPE_CAPSULE)
+      planar_crossing_capsules(world, w, first + sc->shape_a, first + sc->shape_b, at, c);
     row_side(world, at, c->body_a, c->point_a, c->normal, -1.0, c->jac.linear_a, c->jac.angular_a);
     row_side(world, at, c->body_b, c->point_b, c->normal, 1.0, c->jac.linear_b, c->jac.angular_b);
     c->offset = velocity ? c->distance - h * row_dot_velocity(c, velocity) : c->distance;
