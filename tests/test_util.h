@@ -61,4 +61,21 @@ static inline const char *clt_test_env(const char *name) {
   return v;
 }
 
+/* The whole file as a NUL-terminated string (free it), or NULL if it cannot be read. */
+static inline char *clt_test_read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+    free(s);
+    s = NULL;
+  }
+  if (s) s[n] = '\0';
+  fclose(f);
+  return s;
+}
+
 #endif

@@ -28,6 +28,8 @@ import json
 import math
 import os
 
+from scene_json import write_scene
+
 R, RM = 1.0, 0.1
 HALF_PI = 0.5 * math.pi
 
@@ -133,19 +135,7 @@ def main():
         "method": {"contact_model": "relcp", "overlap_tolerance": 1e-3, "relcp_max_iterations": 100,
                    "solver": "bbpgd", "tolerance": 1e-10, "max_iterations": 100000, "active_set_eps": 0.05},
     }
-    out = ["{"]
-    for k, v in head.items():
-        out.append("  %s: %s," % (json.dumps(k), json.dumps(v)))
-    out.append('  "bodies": [')
-    out.append(",\n".join("    " + json.dumps(b) for b in bodies))
-    out.append("  ],")
-    out.append('  "forces": [')
-    out.append(",\n".join("    " + json.dumps(f) for f in forces))
-    out.append("  ],")
-    out.append('  "output": {"interval": 0.4, "contacts": false}')
-    out.append("}")
-    with open(args.output, "w") as f:
-        f.write("\n".join(out) + "\n")
+    write_scene(args.output, head, bodies, forces, {"interval": 0.4, "contacts": False})
     print("%d rings, closest centrelines %.4f m" % (len(rings), worst))
 
 

@@ -19,6 +19,8 @@ import argparse
 import json
 import math
 import os
+
+from scene_json import write_scene
 import random
 
 SEMI_AXES = (1.0, 0.5, 0.5)
@@ -146,19 +148,7 @@ def main():
         "method": {"contact_model": "relcp", "overlap_tolerance": 1e-3, "relcp_max_iterations": 100,
                    "solver": "bbpgd", "tolerance": 1e-8, "max_iterations": 10000, "active_set_eps": 0.05},
     }
-    out = ["{"]
-    for k, v in head.items():
-        out.append("  %s: %s," % (json.dumps(k), json.dumps(v)))
-    out.append('  "bodies": [')
-    out.append(",\n".join("    " + json.dumps(b) for b in bodies))
-    out.append("  ],")
-    out.append('  "forces": [')
-    out.append(",\n".join("    " + json.dumps(f) for f in forces))
-    out.append("  ],")
-    out.append('  "output": {"interval": 1, "contacts": false, "velocities": false}')
-    out.append("}")
-    with open(args.output, "w") as f:
-        f.write("\n".join(out) + "\n")
+    write_scene(args.output, head, bodies, forces, {"interval": 1, "contacts": False, "velocities": False})
 
 
 if __name__ == "__main__":

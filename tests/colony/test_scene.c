@@ -12,26 +12,10 @@
 #include "math/vec.h"
 #include "test_util.h"
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-    free(s);
-    s = NULL;
-  }
-  if (s) s[n] = '\0';
-  fclose(f);
-  return s;
-}
-
 int main(void) {
   char path[1024];
   snprintf(path, sizeof path, "%s/scenes/papers/colony.json", clt_test_env("CLATTER_SOURCE_DIR"));
-  char *text = read_file(path);
+  char *text = clt_test_read_file(path);
   CHECK(text != NULL);
   if (!text) return clt_test_finish();
   char msg[1024];

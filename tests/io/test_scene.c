@@ -32,22 +32,6 @@ static bool fails_with(const char *text, const char *const *sets, int set_count,
   return ok;
 }
 
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *t = malloc((size_t)n + 1);
-  if (t && fread(t, 1, (size_t)n, f) != (size_t)n) {
-    free(t);
-    t = NULL;
-  }
-  if (t) t[n] = '\0';
-  fclose(f);
-  return t;
-}
-
 static const char *scene3d =
     "{\"name\": \"p3\", \"dimension\": 3, \"time_step\": 0.30000000000000004, \"duration\": 3,\n"
     " \"parameters\": {\"m\": 2, \"who\": \"ball\", \"warm\": false, \"g\": [0, 0, -1], \"lit\": \"$$x\"},\n"
@@ -400,7 +384,7 @@ static void test_default_scene(void) {
   /* The embedded default scene and scenes/examples/default.json are the same scene. */
   char path[4096];
   snprintf(path, sizeof path, "%s/scenes/examples/default.json", clt_test_env("CLATTER_SOURCE_DIR"));
-  char *text = read_text(path);
+  char *text = clt_test_read_file(path);
   CHECK(text != NULL);
   if (!text) return;
   CHECK(strcmp(text, clt_scene_default_json()) == 0);
@@ -433,7 +417,7 @@ static void test_documented_example(void) {
   /* The complete example of docs/scene-format.md is a valid scene. */
   char path[4096];
   snprintf(path, sizeof path, "%s/docs/scene-format.md", clt_test_env("CLATTER_SOURCE_DIR"));
-  char *doc = read_text(path);
+  char *doc = clt_test_read_file(path);
   CHECK(doc != NULL);
   if (!doc) return;
   char *start = strstr(doc, "```json\n");
