@@ -257,6 +257,30 @@ static void scene_frame_offset(const clt_viz_run_t *run, const cJSON *body_json,
   for (int i = 0; i < 3; i++) p[i] = s->position[i] - r[i];
 }
 
+/* The entry of the file's "bodies" array that made body `body`: a grid entry makes many bodies
+ * (docs/scene-format.md "Body grids"), so body indices and entry indices differ after one. */
+static const cJSON *json_body_entry(const cJSON *bodies, int body) {
+  int first = 0;
+  const cJSON *entry;
+  cJSON_ArrayForEach(entry, bodies) {
+    long long made = 1;
+    const cJSON *grid = cJSON_GetObjectItemCaseSensitive(entry, "grid");
+    if (cJSON_IsObject(grid)) {
+      const cJSON *number = cJSON_GetObjectItemCaseSensitive(grid, "number"), *c;
+      if (cJSON_IsNumber(number)) {
+        made = (long long)number->valuedouble;
+      } else {
+        cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(grid, "count")) {
+          if (cJSON_IsNumber(c)) made *= (long long)c->valuedouble;
+        }
+      }
+    }
+    if (body < first + made) return entry;
+    first += (int)made;
+  }
+  return NULL;
+}
+
 static void read_links(clt_viz_run_t *run, const char *json_text) {
   cJSON *root = json_text ? cJSON_Parse(json_text) : NULL;
   if (!root) return;
@@ -300,7 +324,7 @@ static void read_links(clt_viz_run_t *run, const char *json_text) {
         double *anchor = side == 0 ? link.anchor_a : link.anchor_b;
         if (b < 0) continue;
         double p[3], q[4], r[3];
-        scene_frame_offset(run, cJSON_GetArrayItem(bodies, b), b, p, q);
+        scene_frame_offset(run, json_body_entry(bodies, b), b, p, q);
         clt_viz_quat_rotate(q, anchor, r);
         for (int i = 0; i < 3; i++) anchor[i] = p[i] + r[i];
       }
