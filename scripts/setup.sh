@@ -8,7 +8,8 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 packages=(build-essential cmake pkg-config libcjson-dev libhdf5-dev hdf5-tools
           liblapack-dev libopenblas-dev python3 python3-numpy python3-h5py
           libcairo2-dev fonts-dejavu-core ffmpeg python3-vtk9
-          libode-dev) # libode-dev: tests/stepper/test_ode_crosscheck.c (SPEC.md §1 peer cross-check)
+          libode-dev # libode-dev: tests/stepper/test_ode_crosscheck.c (SPEC.md §1 peer cross-check)
+          libsuitesparse-dev) # CHOLMOD: src/steppers/relcp_newton.c (sparse LDLᵀ of ReLCP passes)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libsiconos-numerics-dev libode-dev libbullet-dev libmujoco-dev
              python3-matplotlib) # python3-matplotlib: bench/granular/brazilnut_curve.py (PNG)

@@ -96,6 +96,8 @@ typedef struct clt_lcp_t {
  *    exact local LCPs per block (SPEC.md §2.2); iterations = sweeps.
  *  - CLT_SOLVER_APGD, CLT_SOLVER_BBPGD: symmetric PSD M (or an op the caller knows to be);
  *    iterations = gradient steps.
+ *  - CLT_SOLVER_NEWTON: the solver of ReLCP passes (src/steppers/relcp_newton.c), which needs
+ *    their body structure: here always status CLT_SOLVE_ERROR (call returns CLT_OK).
  * Where a solver does not apply (no matrix, a diagonal ≤ 0 for scalar PGS, a non-symmetric M
  * for APGD/BBPGD: "matrix not symmetric"), result->status is CLT_SOLVE_ERROR with the reason in
  * result->message, and the call returns CLT_OK. */
@@ -116,7 +118,7 @@ clt_status_t clt_lcp_polish(const clt_lcp_t *problem, const clt_solver_options_t
 /* Scaled residual of z as defined above. */
 double clt_lcp_residual(const clt_lcp_t *problem, const double *z);
 
-const char *clt_solver_kind_name(clt_solver_kind_t kind); /* "lemke", "bgs", "apgd", "bbpgd" */
+const char *clt_solver_kind_name(clt_solver_kind_t kind); /* "lemke", "bgs", "apgd", "bbpgd", "newton" */
 
 /* ---------------------------------------------------------------------------------------------
  * Convex QP with second-order cones (SPEC.md §2.3, the exact-cone option of the relaxed scheme):

@@ -80,7 +80,7 @@ static bool validate_method(const clt_method_t *m, int dimension, char *msg, siz
     snprintf(msg, n, "method.post_tolerance must be >= 0 and finite (got %g)", m->post_tolerance);
     return false;
   }
-  if ((int)m->solver < CLT_SOLVER_LEMKE || m->solver > CLT_SOLVER_BBPGD) {
+  if ((int)m->solver < CLT_SOLVER_LEMKE || m->solver > CLT_SOLVER_NEWTON) {
     snprintf(msg, n, "method.solver is not a known solver (got %d)", (int)m->solver);
     return false;
   }

@@ -693,7 +693,7 @@ static bool substitute(ctx_t *ctx, cJSON *item, const char *path, const cJSON *p
  * Scene sections */
 
 static const char *const scheme_names[] = {"none", "anitescu-hart", "baumgarte", "post", "relaxed", NULL};
-static const char *const solver_names[] = {"lemke", "bgs", "apgd", "bbpgd", NULL};
+static const char *const solver_names[] = {"lemke", "bgs", "apgd", "bbpgd", "newton", NULL};
 static const char *const gyro_names[] = {"explicit", "semi-implicit", "off", NULL};
 static const char *const unconverged_names[] = {"record", "warn", "abort", NULL};
 static const char *const cone_names[] = {"polyhedral", "circular", NULL};

@@ -341,6 +341,11 @@ clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
       return lcp_solve_apgd(problem, NULL, o, z, w, r);
     case CLT_SOLVER_BBPGD:
       return lcp_solve_bbpgd(problem, NULL, o, z, w, r);
+    case CLT_SOLVER_NEWTON:
+      /* the sparse-direct solve of ReLCP passes (steppers/relcp_newton.c) needs their structure */
+      r->status = CLT_SOLVE_ERROR;
+      lcp_set_message(r, "newton applies to ReLCP passes only (method.contact_model relcp, snsd, multisphere:N)");
+      return CLT_OK;
   }
   lcp_set_message(r, "unknown solver %d", (int)solver);
   return CLT_ERR_INVALID_ARGUMENT;
