@@ -16,9 +16,10 @@
  *  - placement: the daughters' centres are x ± s u with s = (L_d + d + gap)/2: the daughters are
  *    equal, so their centre of mass is x; the two inner cap centres are d + gap apart, so the
  *    sisters do not overlap (gap = division_gap ≥ 0). Conserving volume makes the pair longer
- *    than the mother (each outer tip lies d/3 + gap/2 beyond hers): an overlap with a third cell
- *    created there is a negative signed distance that the next step's constraints remove (SPEC.md
- *    §6.2, Φ < 0 in b₀), exactly as an overlap created by growth is;
+ *    than the mother (each outer tip lies L_d + d + gap/2 = L/2 + 2d/3 + gap/2 from x, i.e.
+ *    d/6 + gap/2 beyond hers): an overlap with a third cell created there is a negative signed
+ *    distance that the next step's constraints remove (SPEC.md §6.2, Φ < 0 in b₀), exactly as an
+ *    overlap created by growth is;
  *  - reorientation: each daughter is then turned about its own centre by a random rotation from
  *    the colony's generator (splitmix64 seeded by `seed`; draws in cell order, so a run is
  *    reproducible bit for bit). Planar worlds (world_def.planar): an angle uniform in

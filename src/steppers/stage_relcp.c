@@ -19,15 +19,19 @@
  *     relcp_max_iterations passes with overlaps left rejects the step (CLT_ERR_SOLVER; the driver
  *     restores the state);
  *  4. snsd: the first pass is accepted whatever overlaps; multisphere:N: C₀ is built between the
- *     N-sphere proxies of ellipsoids, capsules and rings (src/collision/multisphere.h), one pass.
+ *     N-sphere proxies of ellipsoids, capsules and rings (src/collision/multisphere.h), and the
+ *     one LCP is re-solved only while proxy pairs without a constraint overlap at the trial
+ *     configuration (their constraints at q are added: complete_proxy_candidates).
  *     For every model the true overlap at the accepted state is measured on the true shapes.
  * The state becomes q⁺ with velocity = the accepted velocity (inertial v⁺; overdamped U).
  * Diagnostics: contacts = |C₀|, constraints = lcp_size = all constraints of the last pass,
- * relcp_iterations = passes (1: accepted after the SNSD solve, no augmentation), iterations = solver
- * iterations summed over the passes, max_overlap = max(0, −Φ) over all true shape pairs after the
- * step. The contact report lists every constraint with its impulse (overdamped: h λ). */
+ * relcp_iterations = passes (1: accepted after the SNSD solve, no augmentation; multisphere: the
+ * solves), iterations = solver iterations summed over the passes, max_overlap = max(0, −Φ) over
+ * all true shape pairs after the step. The contact report lists every constraint with its impulse
+ * (overdamped: h λ). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -648,6 +652,58 @@ static clt_status_t check_world(clt_world_t *world) {
   return CLT_OK;
 }
 
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* multisphere:N (SPEC.md §6.3): LCP-MS is one LCP over sub-sphere pair constraints linearized at q,
+ * one per near pair. A candidate set taken once at q (Φ ≤ ε̂) misses every pair that closes by more
+ * than ε̂ within the step, and nothing then stops it: in the colony a synchronized division moves
+ * cells by up to ≈ d in one step, and the true overlaps reached d (centrelines crossing). So the
+ * candidate set is completed: after each solve, every proxy pair that overlaps beyond ε_tol at the
+ * trial configuration and has no constraint yet gets the constraint it would have had in C₀ (at q:
+ * value Φ(q), normal and witness points frozen at q, as if ε̂ had been large enough), and the LCP
+ * is solved again. The accepted λ solves the LCP-MS problem over the completed set (SPEC.md §1
+ * allows an adaptive ε̂); pairs already constrained are never added twice (one constraint per
+ * sub-sphere pair, unlike the ReLCP recursion). *added = how many were added (0: accept). */
+static clt_status_t complete_proxy_candidates(clt_world_t *world, clt_relcp_work_t *w, int ns, int pass, double h,
+                                              int *added) {
+  const clt_method_t *m = &world->method;
+  set_poses(w, w->trial, ns, w->proxy_count);
+  *added = 0;
+  clt_status_t st = collide(world, w, ns, w->proxy_count, -m->overlap_tolerance, "multisphere trial check");
+  if (st != CLT_OK || w->set.count == 0) return st;
+  uint64_t *keys = malloc(sizeof *keys * (size_t)(w->count > 0 ? w->count : 1));
+  if (!keys) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory");
+  for (int p = 0; p < w->count; p++)
+    keys[p] = (uint64_t)(uint32_t)w->constraints[p].key_a << 32 | (uint32_t)w->constraints[p].key_b;
+  qsort(keys, (size_t)w->count, sizeof *keys, cmp_u64);
+  set_poses(w, world->states, ns, w->proxy_count);
+  int kept = 0;
+  for (int k = 0; k < w->set.count; k++) {
+    clt_shape_contact_t sc = w->set.contacts[k];
+    uint64_t key = (uint64_t)(uint32_t)(ns + sc.shape_a) << 32 | (uint32_t)(ns + sc.shape_b);
+    if (bsearch(&key, keys, (size_t)w->count, sizeof *keys, cmp_u64)) continue;
+    const clt_shape_instance_t *a = &w->instances[ns + sc.shape_a], *b = &w->instances[ns + sc.shape_b];
+    clt_contact_point_t pt;
+    int np = clt_collide(a->shape, &a->pose, b->shape, &b->pose, INFINITY, &pt, 1);
+    if (np < 0) {
+      free(keys);
+      return clt_world_fail(world, CLT_ERR_NUMERICAL, "relcp: multisphere: the narrow phase failed at q");
+    }
+    if (np == 0) continue;
+    sc.point = pt;
+    w->set.contacts[kept++] = sc;
+  }
+  free(keys);
+  w->set.count = kept;
+  int before = w->count;
+  st = append_constraints(world, w, ns, world->states, INFINITY, pass, NULL, h);
+  *added = w->count - before;
+  return st;
+}
+
 clt_status_t clt_stage_relcp(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   clt_step_work_t *sw = c->work;
@@ -708,9 +764,16 @@ clt_status_t clt_stage_relcp(clt_step_context_t *c) {
       if (depth > m->overlap_tolerance) violations++;
     }
     double td = now_s();
+    int added = 0; /* multisphere: complete the candidate set (complete_proxy_candidates) */
+    if (proxies && pass < m->relcp_max_iterations) {
+      st = complete_proxy_candidates(world, w, ns, pass, h, &added);
+      if (st != CLT_OK) return st;
+      td = now_s();
+    }
     d->wall_assemble_s += tb - ta;
     d->wall_solve_s += tc - tb;
     d->wall_collide_s += td - tc;
+    if (added > 0) continue;
     if (violations == 0 || m->contact_model != CLT_CONTACT_MODEL_RELCP) break;
     if (pass >= m->relcp_max_iterations)
       return clt_world_fail(world, CLT_ERR_SOLVER,
