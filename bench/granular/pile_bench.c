@@ -6,7 +6,9 @@
  * bench/granular/run; prints `key value` lines that the script collects.
  *
  * usage: pile_bench SCENE.json [--param NAME=VALUE ...] [--set PATH=VALUE ...] [--steps K]
- *                   [--every M]   (print a step line every M steps; 0: none) */
+ *                   [--every M]   (print a step line every M steps; 0: none)
+ *                   [--dump FILE] (the final positions and velocities, 6 doubles per body, raw:
+ *                                  to compare two builds body by body) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +62,7 @@ int main(int argc, char **argv) {
   const char *sets[64], *params[64];
   int set_count = 0, param_count = 0;
   long steps = 100, every = 0;
+  const char *dump_path = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--param") == 0 && i + 1 < argc && param_count < 64) {
       params[param_count++] = argv[++i];
@@ -69,10 +72,12 @@ int main(int argc, char **argv) {
       steps = atol(argv[++i]);
     } else if (strcmp(argv[i], "--every") == 0 && i + 1 < argc) {
       every = atol(argv[++i]);
+    } else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
+      dump_path = argv[++i];
     } else if (argv[i][0] != '-' && !scene_path) {
       scene_path = argv[i];
     } else {
-      fprintf(stderr, "usage: pile_bench SCENE.json [--param N=V] [--set P=V] [--steps K] [--every M]\n");
+      fprintf(stderr, "usage: pile_bench SCENE.json [--param N=V] [--set P=V] [--steps K] [--every M] [--dump FILE]\n");
       return 2;
     }
   }
@@ -150,6 +155,15 @@ int main(int argc, char **argv) {
     printf("kinetic_energy_peak %.6g\nkinetic_energy_final %.6g\nke_ratio_final %.3g\n", ke_peak, ke,
            ke_peak > 0 ? ke / ke_peak : 0.0);
     printf("penetration_max_m %.6g\npenetration_final_m %.6g\n", pen_max, pen_last);
+  }
+  printf("state_hash %016llx\n", (unsigned long long)clt_world_state_hash(world));
+  if (dump_path) {
+    FILE *f = fopen(dump_path, "wb");
+    for (int i = 0; f && i < world->body_count; i++) {
+      fwrite(world->states[i].position, sizeof(double), 3, f);
+      fwrite(world->states[i].velocity, sizeof(double), 3, f);
+    }
+    if (f) fclose(f);
   }
 
   /* The broad phase alone at the final state: proxies as stage_collide.c builds them, margin ε̂. */

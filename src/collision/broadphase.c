@@ -31,6 +31,7 @@ void clt_broadphase_destroy(clt_broadphase_t *bp) {
   free(bp->sort_buffer);
   free(bp->pairs);
   free(bp->large);
+  free(bp->low_cell);
   memset(bp, 0, sizeof *bp);
 }
 
@@ -90,6 +91,18 @@ static bool beyond_plane(const clt_broadphase_proxy_t *p, const clt_broadphase_p
     lowest += n * x;
   }
   return lowest - p->plane_offset > 2.0 * margin;
+}
+
+bool clt_broadphase_pair_test(const clt_broadphase_proxy_t *p, const clt_broadphase_proxy_t *q, int dimension,
+                              double margin) {
+  if (!(margin >= 0.0)) margin = 0.0;
+  if (!may_pair(p, q)) return false;
+  if (p->unbounded) return !(p->has_plane && beyond_plane(p, q, margin, dimension));
+  if (q->unbounded) return !(q->has_plane && beyond_plane(q, p, margin, dimension));
+  for (int k = 0; k < dimension; k++)
+    if (!isfinite(p->lower[k]) || !isfinite(p->upper[k]) || !isfinite(q->lower[k]) || !isfinite(q->upper[k]))
+      return true;
+  return boxes_overlap(p, q, margin, dimension);
 }
 
 /* Whether index is in the ascending list. */
@@ -190,7 +203,13 @@ clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphas
   g.dimension = dim;
   bp->cell_size = cell;
 
-  /* Enter the proxies in the grid. */
+  /* Enter the proxies in the grid (and keep each one's lower cell for the home test). */
+  {
+    void *low = bp->low_cell;
+    if (!reserve(&low, &bp->low_capacity, count > 0 ? 3 * count : 1, sizeof(int32_t))) return CLT_ERR_OUT_OF_MEMORY;
+    bp->low_cell = low;
+  }
+  const int32_t *low = bp->low_cell;
   int n_entries = 0, n_large = 0;
   for (int i = 0; i < count; i++) {
     const clt_broadphase_proxy_t *p = &proxies[i];
@@ -217,6 +236,7 @@ clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphas
     }
     if (!reserve(&bp->entries, &bp->entry_capacity, n_entries + (int)cells, sizeof(grid_entry_t)))
       return CLT_ERR_OUT_OF_MEMORY;
+    for (int k = 0; k < 3; k++) bp->low_cell[3 * (size_t)i + k] = (int32_t)c0[k];
     grid_entry_t *e = bp->entries;
     for (int64_t z = c0[2]; z <= c1[2]; z++)
       for (int64_t y = c0[1]; y <= c1[1]; y++)
@@ -260,16 +280,21 @@ clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphas
       const grid_entry_t *es = &sorted[s];
       const clt_broadphase_proxy_t *p = &proxies[es->proxy];
       bp->entry_tests += end - s - 1;
+      const int32_t *lp = low + 3 * (size_t)es->proxy;
       for (int t = s + 1; t < end; t++) {
         const grid_entry_t *et = &sorted[t];
         if (et->cell[0] != es->cell[0] || et->cell[1] != es->cell[1] || et->cell[2] != es->cell[2]) continue;
+        /* Report from the cell holding the lower corner of the intersection only: the cell of
+         * max(lower_p, lower_q) − margin, which (the cell coordinate being monotone in x) is the
+         * larger of the two proxies' lower cells; testing it first skips the boxes of the pairs
+         * met again in the other cells they share. */
+        const int32_t *lq = low + 3 * (size_t)et->proxy;
+        bool home = true;
+        for (int k = 0; k < dim && home; k++) home = (lp[k] > lq[k] ? lp[k] : lq[k]) == es->cell[k];
+        if (!home) continue;
         const clt_broadphase_proxy_t *q = &proxies[et->proxy];
         if (es->proxy == et->proxy || !may_pair(p, q) || !boxes_overlap(p, q, margin, dim)) continue;
-        /* Report from the cell holding the lower corner of the intersection only. */
-        bool home = true;
-        for (int k = 0; k < dim && home; k++)
-          home = cell_coord(&g, fmax(p->lower[k], q->lower[k]) - margin, k) == es->cell[k];
-        if (home && !push_pair(bp, es->proxy, et->proxy)) {
+        if (!push_pair(bp, es->proxy, et->proxy)) {
           bp->pair_count = 0;
           return CLT_ERR_OUT_OF_MEMORY;
         }

@@ -46,6 +46,8 @@ typedef struct clt_broadphase_t {
   int pair_capacity;
   int *large;
   int large_capacity;
+  int32_t *low_cell; /* 3 per proxy: the grid cell of its grown box's lower corner */
+  int low_capacity;
   /* Statistics of the last query (for benchmarks and tests). */
   double cell_size;
   int grid_entries;
@@ -65,5 +67,12 @@ void clt_broadphase_destroy(clt_broadphase_t *bp);
  * grow (bp->pair_count is then 0), CLT_ERR_INVALID_ARGUMENT for count < 0 or a bad dimension. */
 clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
                                        int dimension, double margin);
+
+/* Whether clt_broadphase_find_pairs(..., margin) would report the pair of proxies p and q (in
+ * either order): their bounds grown by margin touch (or one of them is not finite), or one is
+ * unbounded and the other within its reach, never two of the same body, two fixed or two unbounded
+ * ones. Lets a caller filter a superset of the pairs (stage_collide.c). */
+bool clt_broadphase_pair_test(const clt_broadphase_proxy_t *p, const clt_broadphase_proxy_t *q, int dimension,
+                              double margin);
 
 #endif

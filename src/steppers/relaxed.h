@@ -7,6 +7,10 @@
 
 #include "steppers/stepper.h"
 
+/* Colours of the block Gauss–Seidel: blocks of one colour share no dynamic body; one more colour
+ * (index CLT_RELAXED_MAX_COLOURS) holds the blocks that found none free, and runs serially. */
+#define CLT_RELAXED_MAX_COLOURS 64
+
 /* One contact of the coloured cone block Gauss–Seidel (relaxed_bgs.c), in the contact frame
  * (n, t1, t2): rows J_k = (−d_k, ang_a[k]) on body a and (d_k, ang_b[k]) on body b, d_k the
  * frame's k-th direction (SPEC.md §0 point rows). */
@@ -14,14 +18,15 @@ typedef struct clt_relaxed_contact_t {
   int a, b;       /* dynamic body index, or −1 (ground, static, kinematic: no velocity change) */
   int index;      /* the contact's index in work->contacts */
   int exact;      /* 1: A_jj = diag(a_n, a_t, a_t): the local solve is a scaled projection */
-  int hot;        /* its last update exceeded half the tolerance (the focused passes revisit it) */
-  double dir[3][3];
-  double ang_a[3][3], ang_b[3][3];
+  /* The rows, transposed: jt[i][k] is component i of row k's part (d_k for i < 3, ang_a[k] for
+   * 3 ≤ i < 6, ang_b[k] for 6 ≤ i < 9), so that jt[i] holds component i of the three rows (the
+   * kernel reads four doubles from jt[i]: the fourth, from what follows, is never used). Only what
+   * every visit reads is here (360 bytes): the sweeps stream this array. */
+  double jt[9][3];
   double bias[3]; /* J v_free + (Δ, 0, 0): the contact's rows of b */
   double x[3];    /* (P_N, P_T1, P_T2): the impulse in the contact frame */
-  double A[6];    /* A_jj = J M̂⁻¹ Jᵀ: 00 01 02 11 12 22 */
-  double sqrt_n, sqrt_t, sigma, mu; /* metric D = σ diag(a_n, a_t, a_t) of the local solve */
-  double mu_scaled, inv_dn, inv_dt; /* μ √(a_T/a_N), 1/(σ a_N), 1/(σ a_T) */
+  double sqrt_n, sqrt_t, mu;            /* metric D = σ diag(a_n, a_t, a_t) of the local solve */
+  double mu_scaled, inv_dn, inv_dt;     /* μ √(a_T/a_N), 1/(σ a_N), 1/(σ a_T) */
   double inv_sqrt_n, inv_sqrt_t, dn, dt; /* 1/√a_N, 1/√a_T, σ a_N, σ a_T */
 } clt_relaxed_contact_t;
 
@@ -30,16 +35,37 @@ typedef struct clt_relaxed_work_t {
   int contact_capacity;
   clt_relaxed_contact_t *contacts; /* in colour order */
   double *delta;                   /* Δ_j by contact index */
+  double *block_A;                 /* 6 per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11 12 22), read by
+                                      the blocks that are not exact */
   int *colour;                     /* by contact index */
+  int *order;                      /* contact index by slot (clt_relaxed_colour) */
+  int *ends;                       /* 2 per contact: its dynamic bodies (or −1), the colouring's input */
+  unsigned char *hot;              /* by slot: the last update exceeded RELAXED_HOT × tolerance (the
+                                      focused passes revisit it) */
   int colour_count;
-  int colour_start[67];            /* colour c spans [colour_start[c], colour_start[c + 1]) */
+  int colour_start[CLT_RELAXED_MAX_COLOURS + 2]; /* colour c spans [colour_start[c], colour_start[c + 1]) */
   /* per body */
   int body_capacity;
-  double *dv;      /* 6 per body: M̂⁻¹ Gᵀ x */
-  double *inv;     /* 4 per body: 1/m and the diagonal of J⁻¹ (M̂ is diagonal in the relaxed scheme) */
+  double *dv;      /* 8 per body: M̂⁻¹ Gᵀ x, linear part at [0, 3), angular at [4, 7) */
+  double *inv;     /* 8 per body: 1/m at [0], the diagonal of J⁻¹ at [4, 7) (M̂ is diagonal in the
+                      relaxed scheme) */
   int *dyn;        /* body index if dynamic, else −1 */
   uint64_t *mask;  /* colours used by the body's contacts */
   double *margin, *grown; /* the swept active-set margin of each body, and after its neighbours' (clt_stage_relaxed_collide) */
+  /* The swept broad phase's pairs (work->broadphase) stand in for the penetration diagnostics'
+   * broad phase (clt_world_penetration, stage_collide.c) while every body is within its allowance
+   * of where it was then (clt_relaxed_keep_pairs). */
+  bool reuse_valid;
+  int reuse_bodies, reuse_shapes;
+  int64_t reuse_step; /* world->step_count when kept: they serve the state after that step only */
+  double *reuse_pose;  /* 8 per body: position, angle, orientation at the broad phase */
+  double *reuse_allow; /* per body: how far its boxes were grown on every side (margin + ε) */
+  double *reuse_reach; /* per body: farthest point of a shape that rotation moves (0: none), or
+                          −1 with an unbounded shape (the pairs stand only if it did not move) */
+  unsigned char *reuse_type;
+  /* the spheres placed once per pass over the pairs (stage_collide.c), by shape index */
+  struct clt_placed_shape_t *placed;
+  int placed_capacity;
   /* joint rows (free multipliers) */
   int joint_capacity;
   double *joint_x, *joint_diag, *joint_bias;
@@ -51,6 +77,8 @@ typedef struct clt_relaxed_work_t {
 } clt_relaxed_work_t;
 
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r);
+/* Grows the per-contact and per-body buffers (relaxed_bgs.c); false when out of memory. */
+bool clt_relaxed_reserve(clt_relaxed_work_t *r, int contacts, int bodies);
 /* The relaxed workspace of the step workspace, created on first use; NULL when out of memory. */
 clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work);
 
@@ -62,6 +90,12 @@ clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work);
  * Δ = γΦ/h larger than its approach speed and stays inactive in the QP; one that can is in the
  * active set before it penetrates, whatever the speed (a grain falling 6 m/s moves 6 cm a step). */
 clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
+
+/* After clt_find_contacts_swept(world, work, eps, body_margin): records the state and the margins
+ * of its broad phase so that the penetration diagnostics of the state after the step can test
+ * those pairs instead of running the broad phase again (stage_collide.c). Any other broad phase
+ * on work clears it. */
+void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps, const double *body_margin);
 
 /* Stage "contact rows" of scheme relaxed: per active contact Δ = bias(Φ) + the restitution term
  * (SPEC.md §1) and the start-of-step normal velocity (the restitution rule of the other schemes);
@@ -80,6 +114,17 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c);
  * dynamic bodies' velocities (v⁺) and writes work->z; fills the solver fields of d. Returns CLT_OK
  * also when the solve missed the tolerance (status in d). */
 clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r);
+
+/* Greedy colouring of n blocks in index order (relaxed_bgs.c): block j touches the bodies
+ * ends[2j] and ends[2j + 1] (indices in [0, bodies), or −1: none, e.g. a static body) and gets
+ * the lowest colour below CLT_RELAXED_MAX_COLOURS that neither body has yet, or
+ * CLT_RELAXED_MAX_COLOURS when none is left (a body with more than 63 blocks; the blocks of that
+ * colour may share bodies). Writes colour[j] (n), colour_start (the return value + 1 entries, at
+ * most CLT_RELAXED_MAX_COLOURS + 2) and order (n): the blocks by colour, in increasing j within a
+ * colour, so colour c is order[colour_start[c] .. colour_start[c + 1]). mask: scratch, one per
+ * body. Returns the number of colours (the highest used + 1). A function of its input only: the
+ * same blocks in the same order give the same colours whatever the thread count. */
+int clt_relaxed_colour(int n, const int *ends, int bodies, uint64_t *mask, int *colour, int *colour_start, int *order);
 
 /* A tangential vector (a1, a2) on (t1, t2) as α d_k0 + β d_k1 (α, β ≥ 0) on the two of the m
  * balanced directions that bracket it (2D: ±t1); dc/ds: cos/sin of 2πk/m, or NULL (computed). */

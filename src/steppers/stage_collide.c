@@ -13,6 +13,7 @@
 
 #include "collision/narrowphase_pairs.h"
 #include "collision/primitives_3d.h"
+#include "steppers/relaxed.h"
 #include "steppers/stepper.h"
 
 static const clt_material_rec_t *shape_material(const clt_world_t *world, const clt_shape_def_t *s) {
@@ -61,9 +62,9 @@ static bool plane_of(const clt_world_t *world, const clt_shape_def_t *shape, con
   return true;
 }
 
-/* Broad phase over every shape (proxy index = shape index); body_margin (NULL: none) grows the
- * bounds of each body's shapes (clt_find_contacts_swept). */
-static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double margin, const double *body_margin) {
+/* The proxies of every shape (proxy index = shape index) at the current state; body_margin (NULL:
+ * none) grows the bounds of each body's shapes (clt_find_contacts_swept). */
+static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const double *body_margin) {
   int n = world->shape_count;
   if (n > w->proxy_capacity) {
     int cap = w->proxy_capacity > 0 ? w->proxy_capacity : 16;
@@ -92,9 +93,58 @@ static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double m
       p->fixed = b->type != CLT_BODY_DYNAMIC;
     }
   }
-  clt_status_t st = clt_broadphase_find_pairs(&w->broadphase, w->proxies, n, world->dimension, margin);
+  return CLT_OK;
+}
+
+/* Broad phase over every shape (place_proxies, then the pairs into w->broadphase). */
+static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double margin, const double *body_margin) {
+  if (w->relaxed) w->relaxed->reuse_valid = false; /* the pairs it kept are overwritten */
+  clt_status_t st = place_proxies(world, w, body_margin);
+  if (st != CLT_OK) return st;
+  int n = world->shape_count;
+  st = clt_broadphase_find_pairs(&w->broadphase, w->proxies, n, world->dimension, margin);
   if (st != CLT_OK) return clt_world_fail(world, st, "collide: broad phase failed (%s)", clt_status_name(st));
   return CLT_OK;
+}
+
+/* The relaxed scheme's passes over the pairs place every sphere once (clt_place_shape, as
+ * clt_collide would for each of its pairs) and run sphere–sphere pairs directly on those: the
+ * same function on the same input as clt_collide, without placing each sphere once per pair.
+ * Returns the placed shapes by shape index (only spheres are set), or NULL (other schemes, or out
+ * of memory: clt_collide for every pair). */
+static const clt_placed_shape_t *place_spheres(clt_world_t *world, clt_step_work_t *w) {
+  clt_relaxed_work_t *r = w->relaxed;
+  if (!r || world->dimension != 3) return NULL;
+  if (world->shape_count > r->placed_capacity &&
+      !clt_step_work_grow((void **)&r->placed, &r->placed_capacity, world->shape_count, sizeof *r->placed))
+    return NULL;
+  for (int i = 0; i < world->body_count; i++) {
+    const clt_body_rec_t *b = &world->bodies[i];
+    clt_collide_pose_t pose;
+    bool posed = false;
+    for (int k = 0; k < b->shape_count; k++) {
+      int sh = b->shape_first + k;
+      if (world->shapes[sh].type != CLT_SHAPE_SPHERE) continue;
+      if (!posed) body_pose(world, i, &pose);
+      posed = true;
+      clt_place_shape(&world->shapes[sh], &pose, 3, &r->placed[sh]);
+    }
+  }
+  return r->placed;
+}
+
+/* clt_collide of shapes sa and sb (bodies ba and bb) into w->points. */
+static int collide_pair(clt_world_t *world, clt_step_work_t *w, const clt_placed_shape_t *placed, int sa, int sb,
+                        int ba, int bb, double reach) {
+  const clt_shape_def_t *a = &world->shapes[sa], *b = &world->shapes[sb];
+  if (placed && a->type == CLT_SHAPE_SPHERE && b->type == CLT_SHAPE_SPHERE) {
+    int count = clt_collide_sphere_sphere(&placed[sa], &placed[sb], reach, w->points);
+    return count < 0 ? CLT_COLLIDE_FAILED : count;
+  }
+  clt_collide_pose_t pa, pb;
+  body_pose(world, ba, &pa);
+  body_pose(world, bb, &pb);
+  return clt_collide(a, &pa, b, &pb, reach, w->points, CLT_MAX_PAIR_CONTACTS);
 }
 
 static bool joined(const clt_world_t *world, int a, int b) {
@@ -141,16 +191,13 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
   if (world->shape_count == 0) return CLT_OK;
   clt_status_t st = broad_phase(world, w, max_distance, body_margin);
   if (st != CLT_OK) return st;
+  const clt_placed_shape_t *placed = place_spheres(world, w);
   for (int k = 0; k < w->broadphase.pair_count; k++) {
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
     int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
     if (world->joint_count > 0 && joined(world, ba, bb)) continue;
-    clt_collide_pose_t pa, pb;
-    body_pose(world, ba, &pa);
-    body_pose(world, bb, &pb);
     double reach = body_margin ? pair_reach(world, body_margin, ba, bb, max_distance) : max_distance;
-    int count = clt_collide(&world->shapes[sa], &pa, &world->shapes[sb], &pb, reach, w->points,
-                            CLT_MAX_PAIR_CONTACTS);
+    int count = collide_pair(world, w, placed, sa, sb, ba, bb, reach);
     if (count == CLT_COLLIDE_FAILED) {
       /* No trustworthy point (smooth.h): never taken as "apart" silently — counted, and reported
        * once per call with the first such pair. */
@@ -192,19 +239,105 @@ clt_status_t clt_stage_collide(clt_step_context_t *c) {
   return clt_find_contacts(c->world, c->work, c->world->method.active_set_eps);
 }
 
+/* The farthest point of body i's shapes from its origin that a rotation moves (a sphere centred on
+ * the body does not count: rotating it leaves its bounds as they are), or −1 when the body has an
+ * unbounded shape. */
+static double rotation_reach(const clt_world_t *world, int i) {
+  const clt_body_rec_t *b = &world->bodies[i];
+  double reach = 0.0;
+  for (int k = 0; k < b->shape_count; k++) {
+    const clt_shape_def_t *sh = &world->shapes[b->shape_first + k];
+    if (sh->type == CLT_SHAPE_HALFSPACE || sh->type == CLT_SHAPE_HALFPLANE) return -1.0;
+    double off = clt_v3_norm(sh->local_position);
+    if (sh->type == CLT_SHAPE_SPHERE && off == 0.0) continue;
+    clt_collide_pose_t pose;
+    memset(&pose, 0, sizeof pose);
+    pose.orientation[0] = 1.0;
+    double lo[3], hi[3];
+    if (!clt_shape_bounds(sh, &pose, lo, hi)) return -1.0;
+    double far = 0.0;
+    for (int d = 0; d < 3; d++) {
+      double e = fmax(fabs(lo[d]), fabs(hi[d]));
+      far += e * e;
+    }
+    reach = fmax(reach, sqrt(far));
+  }
+  return reach;
+}
+
+void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, const double *body_margin) {
+  clt_relaxed_work_t *r = w->relaxed;
+  if (!r) return;
+  r->reuse_valid = false;
+  if (!clt_relaxed_reserve(r, 0, world->body_count)) return;
+  for (int i = 0; i < world->body_count; i++) {
+    memcpy(r->reuse_pose + 8 * (size_t)i, &world->states[i], 8 * sizeof(double));
+    r->reuse_allow[i] = body_margin[i] + eps;
+    r->reuse_reach[i] = rotation_reach(world, i);
+    r->reuse_type[i] = (unsigned char)world->bodies[i].type;
+  }
+  r->reuse_bodies = world->body_count;
+  r->reuse_shapes = world->shape_count;
+  r->reuse_step = world->step_count;
+  r->reuse_valid = true;
+}
+
+/* Whether the kept pairs contain every pair that a broad phase with margin 0 would report now
+ * (clt_relaxed_keep_pairs): the same bodies and shapes, and each body within its allowance of where
+ * it was. A point of body i moved by at most D_i = |Δx| + |ΔR p| ≤ |Δx| + 2‖Δq‖·reach (3D; 2D:
+ * |Δθ|·reach), so its shapes' bounds now lie within those of then grown by D_i; a pair whose bounds
+ * touch now had bounds grown by D_a and D_b that touched, and with D_i ≤ allowance_i the kept broad
+ * phase (bounds grown by margin_i + ε on every side; a half-space's reach 2ε) reported it. The
+ * slack covers rounding. Shapes do not change within a relaxed step (no API changes a shape; the
+ * colony's growth runs in its own pipeline, whose steps end the validity through the step count). */
+static bool kept_pairs_cover(const clt_world_t *world, const clt_step_work_t *w) {
+  const clt_relaxed_work_t *r = w->relaxed;
+  if (!r || !r->reuse_valid || r->reuse_bodies != world->body_count || r->reuse_shapes != world->shape_count)
+    return false;
+  /* only for the state the step ends in (and changes of it within the allowance): not for a failed
+   * step's restored state, a loaded one, or after another pipeline's steps (shapes that grew) */
+  if (world->step_count != r->reuse_step + 1) return false;
+  for (int i = 0; i < world->body_count; i++) {
+    if (r->reuse_type[i] != (unsigned char)world->bodies[i].type) return false;
+    const double *then = r->reuse_pose + 8 * (size_t)i;
+    const clt_body_state_t *s = &world->states[i];
+    if (memcmp(then, s, 8 * sizeof(double)) == 0) continue;
+    double reach = r->reuse_reach[i];
+    if (world->bodies[i].shape_count == 0) continue;
+    if (reach < 0.0) return false; /* a half-space moved */
+    double dx = 0.0, dq = 0.0;
+    for (int k = 0; k < 3; k++) dx += (s->position[k] - then[k]) * (s->position[k] - then[k]);
+    double rot;
+    if (world->dimension == 2) {
+      rot = fabs(s->angle - then[3]);
+    } else {
+      for (int k = 0; k < 4; k++) dq += (s->orientation[k] - then[4 + k]) * (s->orientation[k] - then[4 + k]);
+      rot = 2.0 * sqrt(dq);
+    }
+    double moved = sqrt(dx) + rot * reach;
+    if (!(moved * (1.0 + 1e-6) + 1e-9 <= r->reuse_allow[i])) return false;
+  }
+  return true;
+}
+
 double clt_world_penetration(clt_world_t *world) {
   if (world->shape_count == 0) return 0.0;
   clt_step_work_t *w = clt_step_work(world);
-  if (!w || broad_phase(world, w, 0.0, NULL) != CLT_OK) return NAN;
+  if (!w) return NAN;
+  /* The pairs of the step's swept broad phase when they are known to cover the state (the relaxed
+   * scheme's diagnostics after its step): only the proxies are placed anew and each kept pair is
+   * tested as the broad phase with margin 0 would; otherwise the broad phase itself. Either way the
+   * narrow phase sees the same pairs. */
+  bool kept = kept_pairs_cover(world, w);
+  if (kept ? place_proxies(world, w, NULL) != CLT_OK : broad_phase(world, w, 0.0, NULL) != CLT_OK) return NAN;
   double worst = 0.0;
+  const clt_placed_shape_t *placed = place_spheres(world, w);
   for (int k = 0; k < w->broadphase.pair_count; k++) {
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
+    if (kept && !clt_broadphase_pair_test(&w->proxies[sa], &w->proxies[sb], world->dimension, 0.0)) continue;
     int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
     if (world->joint_count > 0 && joined(world, ba, bb)) continue;
-    clt_collide_pose_t pa, pb;
-    body_pose(world, ba, &pa);
-    body_pose(world, bb, &pb);
-    int count = clt_collide(&world->shapes[sa], &pa, &world->shapes[sb], &pb, 0.0, w->points, CLT_MAX_PAIR_CONTACTS);
+    int count = collide_pair(world, w, placed, sa, sb, ba, bb, 0.0);
     for (int i = 0; i < count; i++)
       if (-w->points[i].distance > worst) worst = -w->points[i].distance;
   }

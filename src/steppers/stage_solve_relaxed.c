@@ -337,8 +337,6 @@ clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work) {
   return work->relaxed;
 }
 
-bool clt_relaxed_reserve(clt_relaxed_work_t *r, int contacts, int bodies);
-
 clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   clt_step_work_t *w = c->work;
@@ -387,34 +385,36 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
      * which is cheaper than the broad phase it would take to find the partners. */
     for (int i = 0; i < world->body_count; i++)
       r->grown[i] = r->margin[i] + (world->bodies[i].type == CLT_BODY_DYNAMIC ? 2.0 * h * vmax : 0.0);
-    return clt_find_contacts_swept(world, w, world->method.active_set_eps, r->grown);
-  }
-  clt_status_t st = clt_broad_phase_pairs(world, w, world->method.active_set_eps, r->margin);
-  if (st != CLT_OK) return st;
-  for (int i = 0; i < world->body_count; i++) r->grown[i] = 0.0;
-  for (int k = 0; k < w->broadphase.pair_count; k++) {
-    int ba = w->proxies[w->broadphase.pairs[k].a].body, bb = w->proxies[w->broadphase.pairs[k].b].body;
-    double ua[3] = {0.0, 0.0, 0.0}, ub[3] = {0.0, 0.0, 0.0};
-    if (world->bodies[ba].type != CLT_BODY_STATIC) clt_v3_copy(ua, world->states[ba].velocity);
-    if (world->bodies[bb].type != CLT_BODY_STATIC) clt_v3_copy(ub, world->states[bb].velocity);
-    double rel[3];
-    clt_v3_sub(rel, ua, ub);
-    double e = h * clt_v3_norm(rel);
-    if (world->bodies[ba].type == CLT_BODY_DYNAMIC && e > r->grown[ba]) r->grown[ba] = e;
-    if (world->bodies[bb].type == CLT_BODY_DYNAMIC && e > r->grown[bb]) r->grown[bb] = e;
-  }
-  /* An impact stops a chain of co-moving grains within one step (a falling column landing on a
-   * pile: each 2 cm gap closes in a fraction of the step), so the extras spread along the
-   * partners, RELAXED_SPREAD levels (the 8·10³ pile penetrated 2.8 mm with one level). */
-  for (int level = 0; level < RELAXED_SPREAD; level++)
+  } else {
+    clt_status_t st = clt_broad_phase_pairs(world, w, world->method.active_set_eps, r->margin);
+    if (st != CLT_OK) return st;
+    for (int i = 0; i < world->body_count; i++) r->grown[i] = 0.0;
     for (int k = 0; k < w->broadphase.pair_count; k++) {
       int ba = w->proxies[w->broadphase.pairs[k].a].body, bb = w->proxies[w->broadphase.pairs[k].b].body;
-      if (world->bodies[ba].type != CLT_BODY_DYNAMIC || world->bodies[bb].type != CLT_BODY_DYNAMIC) continue;
-      if (r->grown[bb] > r->grown[ba]) r->grown[ba] = r->grown[bb];
-      else if (r->grown[ba] > r->grown[bb]) r->grown[bb] = r->grown[ba];
+      double ua[3] = {0.0, 0.0, 0.0}, ub[3] = {0.0, 0.0, 0.0};
+      if (world->bodies[ba].type != CLT_BODY_STATIC) clt_v3_copy(ua, world->states[ba].velocity);
+      if (world->bodies[bb].type != CLT_BODY_STATIC) clt_v3_copy(ub, world->states[bb].velocity);
+      double rel[3];
+      clt_v3_sub(rel, ua, ub);
+      double e = h * clt_v3_norm(rel);
+      if (world->bodies[ba].type == CLT_BODY_DYNAMIC && e > r->grown[ba]) r->grown[ba] = e;
+      if (world->bodies[bb].type == CLT_BODY_DYNAMIC && e > r->grown[bb]) r->grown[bb] = e;
     }
-  for (int i = 0; i < world->body_count; i++) r->grown[i] += r->margin[i];
-  return clt_find_contacts_swept(world, w, world->method.active_set_eps, r->grown);
+    /* An impact stops a chain of co-moving grains within one step (a falling column landing on a
+     * pile: each 2 cm gap closes in a fraction of the step), so the extras spread along the
+     * partners, RELAXED_SPREAD levels (the 8·10³ pile penetrated 2.8 mm with one level). */
+    for (int level = 0; level < RELAXED_SPREAD; level++)
+      for (int k = 0; k < w->broadphase.pair_count; k++) {
+        int ba = w->proxies[w->broadphase.pairs[k].a].body, bb = w->proxies[w->broadphase.pairs[k].b].body;
+        if (world->bodies[ba].type != CLT_BODY_DYNAMIC || world->bodies[bb].type != CLT_BODY_DYNAMIC) continue;
+        if (r->grown[bb] > r->grown[ba]) r->grown[ba] = r->grown[bb];
+        else if (r->grown[ba] > r->grown[bb]) r->grown[bb] = r->grown[ba];
+      }
+    for (int i = 0; i < world->body_count; i++) r->grown[i] += r->margin[i];
+  }
+  clt_status_t st = clt_find_contacts_swept(world, w, world->method.active_set_eps, r->grown);
+  if (st == CLT_OK) clt_relaxed_keep_pairs(world, w, world->method.active_set_eps, r->grown);
+  return st;
 }
 
 clt_status_t clt_stage_relaxed_contacts(clt_step_context_t *c) {
