@@ -24,6 +24,7 @@
 #include "steppers/colouring.h"
 #include "steppers/relcp.h"
 #include "steppers/relcp_pgs.h"
+#include "relcp_test_lcp.h"
 #include "test_util.h"
 
 #define NB 160 /* dynamic bodies; body NB is static */
@@ -31,13 +32,7 @@
 #define HUB 80 /* constraints of body 0 */
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static double uniform(void) { /* splitmix64 → [0, 1) */
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return (double)(z >> 11) * 0x1.0p-53;
-}
+static double uniform(void) { return relcp_test_uniform(&rng_state); }
 
 static void cross(const double a[3], const double b[3], double out[3]) {
   out[0] = a[1] * b[2] - a[2] * b[1];
@@ -142,54 +137,19 @@ static void build(problem_t *p) {
     w->b[k] = p->b[k];
   }
   /* dense A = h Dᵀ B D for the checks: A_kl = h Σ over shared dynamic bodies J_k,side · (B J_lᵀ) */
-  for (int k = 0; k < NC; k++)
-    for (int l = 0; l < NC; l++) {
-      const clt_relcp_constraint_t *ck = &w->constraints[k], *cl = &w->constraints[l];
-      double s = 0.0;
-      for (int sk = 0; sk < 2; sk++)
-        for (int sl = 0; sl < 2; sl++) {
-          int bk = sk ? ck->body_b : ck->body_a, bl = sl ? cl->body_b : cl->body_a;
-          if (bk != bl || bk == NB) continue;
-          const double *lin = sk ? ck->jac.linear_b : ck->jac.linear_a;
-          const double *ang = sk ? ck->jac.angular_b : ck->jac.angular_a;
-          const double *m = w->bj + 12 * (size_t)l + 6 * (size_t)sl;
-          for (int i = 0; i < 3; i++) s += lin[i] * m[i] + ang[i] * m[3 + i];
-        }
-      p->dense[(size_t)k * NC + (size_t)l] = p->h * s;
-    }
+  relcp_test_dense(w, NC, NB, p->h, p->dense);
 }
 
 /* ‖min(λ, Aλ + b)‖∞ / (1 + ‖b‖∞) from the dense A; w_out (may be NULL) receives A λ + b. */
 static double residual(const problem_t *p, const double *lambda, double *w_out) {
-  double res = 0.0, bmax = 0.0;
-  for (int k = 0; k < NC; k++) {
-    double s = p->b[k];
-    for (int l = 0; l < NC; l++) s += p->dense[(size_t)k * NC + (size_t)l] * lambda[l];
-    if (w_out) w_out[k] = s;
-    res = fmax(res, fabs(fmin(lambda[k], s)));
-    bmax = fmax(bmax, fabs(p->b[k]));
-    if (lambda[k] < 0.0) res = INFINITY;
-  }
-  return res / (1.0 + bmax);
+  return relcp_test_residual(p->dense, p->b, NC, lambda, w_out);
 }
 
 static clt_diagnostics_t solve(problem_t *p, clt_solver_kind_t kind, double tol, double omega, int cap) {
-  p->world->method.solver = kind;
-  p->world->method.tolerance = tol;
-  p->world->method.relaxation = omega;
-  p->world->method.max_iterations = cap;
-  p->world->method.on_unconverged = CLT_UNCONVERGED_RECORD;
-  clt_diagnostics_t d;
-  memset(&d, 0, sizeof d);
-  CHECK(clt_relcp_solve(p->world, p->work, p->h, &d) == CLT_OK);
-  return d;
+  return relcp_test_solve(p->world, p->work, p->h, kind, tol, omega, cap);
 }
 
-static double max_abs_diff(const double *a, const double *b, int n) {
-  double m = 0.0;
-  for (int i = 0; i < n; i++) m = fmax(m, fabs(a[i] - b[i]));
-  return m;
-}
+#define max_abs_diff relcp_test_max_abs_diff
 
 int main(void) {
   static problem_t p;
