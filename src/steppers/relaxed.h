@@ -42,6 +42,9 @@ typedef struct clt_relaxed_work_t {
   int *ends;                       /* 2 per contact: its dynamic bodies (or −1), the colouring's input */
   unsigned char *hot;              /* by slot: the last update exceeded RELAXED_HOT × tolerance (the
                                       focused passes revisit it) */
+  int *hot_list;                   /* the hot slots in slot order (serial focused passes) */
+  int hot_start[CLT_RELAXED_MAX_COLOURS + 2]; /* colour c's span of hot_list */
+  bool hot_list_valid;             /* hot_list matches hot */
   int colour_count;
   int colour_start[CLT_RELAXED_MAX_COLOURS + 2]; /* colour c spans [colour_start[c], colour_start[c + 1]) */
   /* per body */

@@ -45,7 +45,10 @@
  * 4-lane vector expression, dv 8 doubles per body; the kernel is instantiated for the piles' case
  * (3D, circular cone, ω = 1) and, on x86-64, built for AVX2 and the baseline and chosen at load
  * time. Every instance evaluates the same IEEE operations in the same order as the scalar code
- * (no FMA: -ffp-contract=off), so the numbers do not depend on the instance or the machine. */
+ * (no FMA: -ffp-contract=off), so the numbers do not depend on the instance or the machine. The
+ * serial focused passes walk a list of the hot blocks (not a scan of every flag) and prefetch the
+ * blocks and body slots a few visits ahead; the body updates are 4-lane vectors (2026-11-22, pile
+ * 10³: CPU −5 % median, −7 % best of ten; same bits). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +66,7 @@
 #define RELAXED_BGS_PARALLEL_MIN 4000
 #define RELAXED_INNER 8
 #define RELAXED_FOCUS 3
+#define RELAXED_PREFETCH 4 /* blocks ahead whose body slots a sweep prefetches */
 #define RELAXED_HOT 0.25 /* × tolerance: the blocks the focused passes revisit */
 #define RELAXED_MAX_COLOURS CLT_RELAXED_MAX_COLOURS
 
@@ -209,6 +213,31 @@ BGS_INLINE void block_apply(const clt_relaxed_contact_t *ct, const double *inv, 
   }
 }
 
+/* block_apply of a 3D block with the body updates as 4-lane vectors (lane i = component i, the
+ * fourth lane the slot's padding: it gets 0 · 0 and stays 0): the same operations per component. */
+BGS_INLINE void block_apply3(const clt_relaxed_contact_t *ct, const double *inv, double *dv, const double dp[3]) {
+  double p0 = dp[0], p1 = dp[1], p2 = dp[2];
+  const double(*t)[3] = ct->jt;
+  v4d lin = {p0 * t[0][0] + p1 * t[0][1] + p2 * t[0][2], p0 * t[1][0] + p1 * t[1][1] + p2 * t[1][2],
+             p0 * t[2][0] + p1 * t[2][1] + p2 * t[2][2], 0.0};
+  if (ct->a >= 0) {
+    double *v = dv + DV_STRIDE * (size_t)ct->a;
+    const double *im = inv + DV_STRIDE * (size_t)ct->a;
+    v4d ang = {p0 * t[3][0] + p1 * t[3][1] + p2 * t[3][2], p0 * t[4][0] + p1 * t[4][1] + p2 * t[4][2],
+               p0 * t[5][0] + p1 * t[5][1] + p2 * t[5][2], 0.0};
+    st4(v, ld4(v) - im[0] * lin);
+    st4(v + DV_ANG, ld4(v + DV_ANG) + ld4(im + DV_ANG) * ang);
+  }
+  if (ct->b >= 0) {
+    double *v = dv + DV_STRIDE * (size_t)ct->b;
+    const double *im = inv + DV_STRIDE * (size_t)ct->b;
+    v4d ang = {p0 * t[6][0] + p1 * t[6][1] + p2 * t[6][2], p0 * t[7][0] + p1 * t[7][1] + p2 * t[7][2],
+               p0 * t[8][0] + p1 * t[8][1] + p2 * t[8][2], 0.0};
+    st4(v, ld4(v) + im[0] * lin);
+    st4(v + DV_ANG, ld4(v + DV_ANG) + ld4(im + DV_ANG) * ang);
+  }
+}
+
 /* w of a 3D block, four lanes at a time (lane k = row k; the fourth lane is not used). */
 BGS_INLINE void block_velocity3(const clt_relaxed_contact_t *ct, const double *dv, double w[3]) {
   double la[3] = {0.0, 0.0, 0.0}, aa[3] = {0.0, 0.0, 0.0}, ab[3] = {0.0, 0.0, 0.0};
@@ -298,7 +327,10 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
   rt = fabs(dp[2]) * ct->dt;
   if (rt > res) res = rt;
   if (dp[0] != 0.0 || dp[1] != 0.0 || dp[2] != 0.0) {
-    block_apply(ct, inv, dv, dim, dp);
+    if (vec)
+      block_apply3(ct, inv, dv, dp);
+    else
+      block_apply(ct, inv, dv, dim, dp);
     clt_v3_copy(ct->x, y);
   }
   return res;
@@ -309,14 +341,15 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
 
 static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints) {
   if (contacts > r->contact_capacity) {
-    int c1 = r->contact_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1;
+    int c1 = r->contact_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1, c8 = c1;
     if (!clt_step_work_grow((void **)&r->contacts, &c1, contacts, sizeof *r->contacts) ||
         !clt_step_work_grow((void **)&r->delta, &c2, contacts, sizeof *r->delta) ||
         !clt_step_work_grow((void **)&r->colour, &c3, contacts, sizeof *r->colour) ||
         !clt_step_work_grow((void **)&r->order, &c4, contacts, sizeof *r->order) ||
         !clt_step_work_grow((void **)&r->ends, &c5, contacts, 2 * sizeof *r->ends) ||
         !clt_step_work_grow((void **)&r->hot, &c6, contacts, sizeof *r->hot) ||
-        !clt_step_work_grow((void **)&r->block_A, &c7, contacts, 6 * sizeof *r->block_A))
+        !clt_step_work_grow((void **)&r->block_A, &c7, contacts, 6 * sizeof *r->block_A) ||
+        !clt_step_work_grow((void **)&r->hot_list, &c8, contacts, sizeof *r->hot_list))
       return false;
     r->contact_capacity = c1;
   }
@@ -573,6 +606,11 @@ static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi
   if (fast) { /* the same loop, instantiated for the common case */
     for (int i = lo; i < hi; i++) {
       if (focus && !flag[i]) continue;
+      if (i + RELAXED_PREFETCH < hi) { /* the bodies of a block a few ahead (no effect on the numbers) */
+        const clt_relaxed_contact_t *nx = &r->contacts[i + RELAXED_PREFETCH];
+        __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->a, 1);
+        __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->b, 1);
+      }
       double e = block_update(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, 1.0, 3, 1, true);
       flag[i] = e > hot_level;
       hot += flag[i];
@@ -591,6 +629,69 @@ static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi
   return res;
 }
 
+/* The hot blocks (flag set) as a list in slot order, with each colour's span: the serial focused
+ * passes walk it instead of scanning every flag (and can prefetch what they will visit next). */
+static void hot_list_build(clt_relaxed_work_t *r) {
+  int n = 0;
+  const unsigned char *flag = r->hot;
+  for (int c = 0; c < r->colour_count; c++) {
+    r->hot_start[c] = n;
+    for (int i = r->colour_start[c]; i < r->colour_start[c + 1]; i++)
+      if (flag[i]) r->hot_list[n++] = i;
+  }
+  r->hot_start[r->colour_count] = n;
+  r->hot_list_valid = true;
+}
+
+/* A serial focused pass over the hot list: the blocks visited and their order are those of the flag
+ * scan (sweep_range with focus), so the numbers are the same; the list keeps the blocks that stay
+ * hot (compacted in place: a focused pass only clears flags). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, double omega, bool fast, double hot_level,
+                         int *hot_count) {
+  double res = 0.0;
+  int hot = 0, out = 0;
+  unsigned char *flag = r->hot;
+  int *list = r->hot_list;
+  for (int c = 0; c < r->colour_count; c++) {
+    int lo = r->hot_start[c], hi = r->hot_start[c + 1];
+    r->hot_start[c] = out;
+    if (fast) {
+      for (int j = lo; j < hi; j++) {
+        int i = list[j];
+        if (j + 2 * RELAXED_PREFETCH < hi) { /* the block two strides ahead, then its bodies */
+          const char *p = (const char *)&r->contacts[list[j + 2 * RELAXED_PREFETCH]];
+          for (size_t o = 0; o < sizeof(clt_relaxed_contact_t); o += 64) __builtin_prefetch(p + o, 1);
+        }
+        if (j + RELAXED_PREFETCH < hi) {
+          const clt_relaxed_contact_t *nx = &r->contacts[list[j + RELAXED_PREFETCH]];
+          __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->a, 1);
+          __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->b, 1);
+        }
+        double e = block_update(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, 1.0, 3, 1, true);
+        flag[i] = e > hot_level;
+        hot += flag[i];
+        if (flag[i]) list[out++] = i;
+        if (e > res) res = e;
+      }
+    } else {
+      for (int j = lo; j < hi; j++) {
+        int i = list[j];
+        double e = visit(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, false);
+        flag[i] = e > hot_level;
+        hot += flag[i];
+        if (flag[i]) list[out++] = i;
+        if (e > res) res = e;
+      }
+    }
+  }
+  r->hot_start[r->colour_count] = out;
+  *hot_count = hot;
+  return res;
+}
+
 /* One sweep over the colours in order; with `focus`, only the blocks marked hot by the last visit
  * (their update exceeded hot_level). Returns the largest ‖D ΔP‖∞ of the blocks visited. Serially
  * (par false) the colours run back to back without a parallel region; in parallel each thread takes
@@ -602,6 +703,13 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
   double res = 0.0;
   int hot = 0;
   int colours = r->colour_count;
+  if (!par && focus) {
+    if (!r->hot_list_valid) hot_list_build(r);
+    res = sweep_list(r, k, omega, fast, hot_level, &hot);
+    if (hot_count) *hot_count = hot;
+    return res;
+  }
+  r->hot_list_valid = false; /* the flags change under the list */
   if (!par) {
     for (int c = 0; c < colours; c++) {
       double e = sweep_range(r, k, r->colour_start[c], r->colour_start[c + 1], omega, fast, focus, hot_level, &hot);
@@ -797,6 +905,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   r->colour_count = clt_relaxed_colour(nc, r->ends, nb, r->mask, r->colour, r->colour_start, r->order);
   for (int i = 0; i < nc; i++) r->contacts[i].index = r->order[i];
   if (nc > 0) memset(r->hot, 0, (size_t)nc);
+  r->hot_list_valid = false;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (par)
 #endif
@@ -926,7 +1035,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   if (!r) return;
-  free(r->contacts), free(r->delta), free(r->colour), free(r->order), free(r->ends), free(r->hot), free(r->block_A);
+  free(r->contacts), free(r->delta), free(r->colour), free(r->order), free(r->ends), free(r->hot), free(r->block_A),
+      free(r->hot_list);
   free(r->dv), free(r->inv), free(r->dyn), free(r->mask), free(r->margin), free(r->grown);
   free(r->reuse_pose), free(r->reuse_allow), free(r->reuse_reach), free(r->reuse_type), free(r->placed);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);
