@@ -22,6 +22,28 @@ static inline double relcp_test_uniform(uint64_t *state) {
   return (double)(z >> 11) * 0x1.0p-53;
 }
 
+/* An overdamped world without gravity with `dynamic_count` unit spheres on the x axis and one
+ * static sphere after them (body index dynamic_count): the bodies of a hand-built pass LCP. */
+static inline clt_world_t *relcp_test_world(int dynamic_count) {
+  clt_world_def_t wd = clt_default_world_def();
+  wd.law = CLT_LAW_OVERDAMPED;
+  memset(wd.gravity, 0, sizeof wd.gravity);
+  char msg[256];
+  clt_world_t *world = NULL;
+  CHECK(clt_world_create(&wd, &world, msg, sizeof msg) == CLT_OK);
+  if (!world) return NULL;
+  clt_shape_def_t s = clt_default_shape_def(CLT_SHAPE_SPHERE);
+  for (int i = 0; i <= dynamic_count; i++) {
+    clt_body_def_t bd = clt_default_body_def();
+    bd.shapes = &s;
+    bd.shape_count = 1;
+    bd.position[0] = (double)i;
+    if (i == dynamic_count) bd.type = CLT_BODY_STATIC;
+    CHECK(clt_world_add_body(world, &bd, NULL) == CLT_OK);
+  }
+  return world;
+}
+
 /* dense (n × n, row-major) = h Dᵀ B D of the n constraints of w: A_kl = h Σ over the dynamic bodies
  * k and l share of J_k,side · (B J_lᵀ)_side (w->bj); bodies ≥ dynamic_count are static. */
 static inline void relcp_test_dense(const clt_relcp_work_t *w, int n, int dynamic_count, double h, double *dense) {

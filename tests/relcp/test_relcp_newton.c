@@ -90,20 +90,7 @@ static void set_row(problem_t *p, int k, int a, int bb, double theta, const doub
 }
 
 static void build(problem_t *p) {
-  clt_world_def_t wd = clt_default_world_def();
-  wd.law = CLT_LAW_OVERDAMPED;
-  memset(wd.gravity, 0, sizeof wd.gravity);
-  char msg[256];
-  CHECK(clt_world_create(&wd, &p->world, msg, sizeof msg) == CLT_OK);
-  clt_shape_def_t s = clt_default_shape_def(CLT_SHAPE_SPHERE);
-  for (int i = 0; i <= NB; i++) {
-    clt_body_def_t bd = clt_default_body_def();
-    bd.shapes = &s;
-    bd.shape_count = 1;
-    bd.position[0] = (double)i;
-    if (i == NB) bd.type = CLT_BODY_STATIC;
-    CHECK(clt_world_add_body(p->world, &bd, NULL) == CLT_OK);
-  }
+  p->world = relcp_test_world(NB);
   for (int i = 0; i < NB; i++) {
     double *m = mobility[i];
     memset(m, 0, 18 * sizeof *m);

@@ -67,20 +67,7 @@ typedef struct problem_t {
 static double mobility[NB][18];
 
 static void build(problem_t *p) {
-  clt_world_def_t wd = clt_default_world_def();
-  wd.law = CLT_LAW_OVERDAMPED;
-  memset(wd.gravity, 0, sizeof wd.gravity);
-  char msg[256];
-  CHECK(clt_world_create(&wd, &p->world, msg, sizeof msg) == CLT_OK);
-  clt_shape_def_t s = clt_default_shape_def(CLT_SHAPE_SPHERE);
-  for (int i = 0; i <= NB; i++) {
-    clt_body_def_t bd = clt_default_body_def();
-    bd.shapes = &s;
-    bd.shape_count = 1;
-    bd.position[0] = (double)i;
-    if (i == NB) bd.type = CLT_BODY_STATIC;
-    CHECK(clt_world_add_body(p->world, &bd, NULL) == CLT_OK);
-  }
+  p->world = relcp_test_world(NB);
   for (int i = 0; i < NB; i++) {
     spd(1.0 + uniform(), mobility[i]);
     spd(2.0 + 2.0 * uniform(), mobility[i] + 9);
