@@ -164,9 +164,11 @@ static int cone_circ(const cone_t *k) { return k->dim == 2 || k->m == 0; }
 
 static void project(const cone_t *k, double mu, double s[3]) { project_k(k, mu, s, k->dim, cone_circ(k)); }
 
-/* w_j = b_j + J_j dv. */
-BGS_INLINE void block_velocity(const clt_relaxed_contact_t *ct, const double *dv, int dim, double w[3]) {
-  double la[3] = {0.0, 0.0, 0.0}, aa[3] = {0.0, 0.0, 0.0}, ab[3] = {0.0, 0.0, 0.0};
+/* The body velocities a block's rows act on: la = dv_b − dv_a (linear), aa, ab the angular parts
+ * (zero for a static side). */
+BGS_INLINE void block_bodies(const clt_relaxed_contact_t *ct, const double *dv, double la[3], double aa[3],
+                             double ab[3]) {
+  for (int i = 0; i < 3; i++) la[i] = aa[i] = ab[i] = 0.0;
   if (ct->a >= 0) {
     const double *va = dv + DV_STRIDE * (size_t)ct->a;
     la[0] = -va[0], la[1] = -va[1], la[2] = -va[2];
@@ -177,6 +179,12 @@ BGS_INLINE void block_velocity(const clt_relaxed_contact_t *ct, const double *dv
     la[0] += vb[0], la[1] += vb[1], la[2] += vb[2];
     ab[0] = vb[DV_ANG], ab[1] = vb[DV_ANG + 1], ab[2] = vb[DV_ANG + 2];
   }
+}
+
+/* w_j = b_j + J_j dv. */
+BGS_INLINE void block_velocity(const clt_relaxed_contact_t *ct, const double *dv, int dim, double w[3]) {
+  double la[3], aa[3], ab[3];
+  block_bodies(ct, dv, la, aa, ab);
   for (int k = 0; k < 3; k++) {
     const double(*t)[3] = ct->jt;
     w[k] = k < dim ? ct->bias[k] + (t[0][k] * la[0] + t[1][k] * la[1] + t[2][k] * la[2]) +
@@ -240,17 +248,8 @@ BGS_INLINE void block_apply3(const clt_relaxed_contact_t *ct, const double *inv,
 
 /* w of a 3D block, four lanes at a time (lane k = row k; the fourth lane is not used). */
 BGS_INLINE void block_velocity3(const clt_relaxed_contact_t *ct, const double *dv, double w[3]) {
-  double la[3] = {0.0, 0.0, 0.0}, aa[3] = {0.0, 0.0, 0.0}, ab[3] = {0.0, 0.0, 0.0};
-  if (ct->a >= 0) {
-    const double *va = dv + DV_STRIDE * (size_t)ct->a;
-    la[0] = -va[0], la[1] = -va[1], la[2] = -va[2];
-    aa[0] = va[DV_ANG], aa[1] = va[DV_ANG + 1], aa[2] = va[DV_ANG + 2];
-  }
-  if (ct->b >= 0) {
-    const double *vb = dv + DV_STRIDE * (size_t)ct->b;
-    la[0] += vb[0], la[1] += vb[1], la[2] += vb[2];
-    ab[0] = vb[DV_ANG], ab[1] = vb[DV_ANG + 1], ab[2] = vb[DV_ANG + 2];
-  }
+  double la[3], aa[3], ab[3];
+  block_bodies(ct, dv, la, aa, ab);
   const double(*t)[3] = ct->jt;
   v4d d = ld4(t[0]) * la[0] + ld4(t[1]) * la[1] + ld4(t[2]) * la[2];
   v4d ga = ld4(t[3]) * aa[0] + ld4(t[4]) * aa[1] + ld4(t[5]) * aa[2];
