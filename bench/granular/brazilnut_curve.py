@@ -6,7 +6,9 @@ Reads OUT.h5 (h5py), finds the large body (default: the body named "nut") and th
 motion frequency from the stored /scene):
   rank    1 + the number of small bodies whose centre is higher than the large body's (1 = top)
   margin  z_L - (max small z - d): > 0 is the top-layer criterion of the issue ("its centre above
-          every small body's centre minus one small diameter"); d = the largest small diameter
+          every small body's centre minus one small diameter"); d = the mean small diameter
+          (--diameter mean, the default; the same as max for monodisperse grains) or the largest
+          (--diameter max, more lenient for polydisperse grains)
 The vertical axis is the last coordinate (y in 2D, z in 3D); heights are taken relative to the
 container's reference point (its motion cancels). One sample per shake k (frames with
 k <= f t < k + 1): --sample compact (default) takes the frame where the bed is most compact (the
@@ -17,7 +19,8 @@ whole run, required <= 60 (--limit); run at least 100 shakes for "and stays ther
 (bench/granular/brazilnut does by default). A run longer than --window seconds (default 50, the
 protocol of SPEC.md section 8) also gets the same result over its first --window seconds alone.
 
-Usage: brazilnut_curve.py OUT.h5 [--large NAME] [--sample compact|phase] [--window S] [--csv FILE] [--png FILE]
+Usage: brazilnut_curve.py OUT.h5 [--large NAME] [--sample compact|phase] [--window S] [--until S]
+                          [--diameter mean|max] [--csv FILE] [--png FILE]
 """
 import argparse
 import json
@@ -35,7 +38,11 @@ def main():
     ap.add_argument("--png")
     ap.add_argument("--title", default="")
     ap.add_argument("--limit", type=float, default=60.0, help="shakes allowed (acceptance)")
+    ap.add_argument("--diameter", choices=["mean", "max"], default="mean",
+                    help="the small diameter d of the criterion (polydisperse grains)")
     ap.add_argument("--sample", choices=["compact", "phase"], default="compact")
+    ap.add_argument("--until", type=float, default=None,
+                    help="use only the frames up to UNTIL seconds (e.g. the first 50 s of a 100-shake run)")
     ap.add_argument("--window", type=float, default=50.0,
                     help="also report the result over the first WINDOW seconds (SPEC.md 8: 50 s)")
     a = ap.parse_args()
@@ -54,7 +61,8 @@ def main():
     kinematic = [i for i, t in enumerate(types) if t == "kinematic"]
     first = f["bodies/first_shape"][:]
     radius = f["shapes/radius"][:]
-    d = 2.0 * max(radius[first[i]] for i in small)
+    small_d = [2.0 * radius[first[i]] for i in small]
+    d = max(small_d) if a.diameter == "max" else sum(small_d) / len(small_d)
     d_large = 2.0 * radius[first[large]]
     freq = 0.0
     for b in scene["bodies"]:
@@ -68,8 +76,9 @@ def main():
     gamma = abs(float(amp[axis])) * (2 * np.pi * freq) ** 2 / g
 
     t = f["trajectory/time"][:]
-    pos = f["trajectory/position"]
-    z = pos[:, :, axis]
+    nf = len(t) if a.until is None else int(np.sum(t <= a.until + 1e-9))
+    t = t[:nf]
+    z = f["trajectory/position"][:nf, :, axis]
     ref = z[:, kinematic[0]] if kinematic else np.zeros(len(t))
     zl = z[:, large] - ref
     zs = z[:, small] - ref[:, None]
@@ -108,7 +117,8 @@ def main():
                 out.write(f"{i},{t[i]:.6g},{shakes[i]:.6g},{zl[i]:.6g},{zs[i].max():.6g},{rank[i]},"
                           f"{margin[i]:.6g},{int(i in sampled)}\n")
 
-    print(f"run {a.run}: {dim}D, {len(small)} small bodies (d = {d:g} m), large d = {d_large:g} m, "
+    print(f"run {a.run}: {dim}D, {len(small)} small bodies (d = {d:g} m, {a.diameter}; "
+          f"{min(small_d):g}..{max(small_d):g} m), large d = {d_large:g} m, "
           f"f = {freq:g} Hz, Gamma = {gamma:.3g}, {len(t)} frames, {shakes[-1]:.4g} shakes")
     print(f"start: rank {rank[0]} of {len(small) + 1}, large height {zl[0]:.3f} m, top small {zs[0].max():.3f} m")
     print("shake  rank  large_z  top_small_z  margin_m  top_layer")
