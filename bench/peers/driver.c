@@ -410,7 +410,9 @@ static void usage(FILE *f) {
           "  --ode-iterations K   dWorldQuickStep iterations (default 20)\n"
           "  --mujoco-njmax K     mujoco-sized: largest njmax (default 8000; 2.2 allocates njmax^2 numbers)\n"
           "  --clatter-scheme S, --clatter-solver S, --clatter-tolerance X, --clatter-iterations K\n"
-          "                       override engine_clatter.c's per-scene method\n");
+          "                       override engine_clatter.c's per-scene method\n"
+          "  --clatter-absolute-tolerance  clatter's stop test without the 1 + |b|inf scale\n"
+          "                       (method.absolute_tolerance; docs/scene-format.md)\n");
 }
 
 static const peers_engine_t *find_engine(const char *name) {
@@ -464,6 +466,7 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--clatter-solver") == 0) { NEED_VALUE; opt.engine.clatter_solver = v; }
     else if (strcmp(a, "--clatter-tolerance") == 0) { NEED_VALUE; opt.engine.clatter_tolerance = atof(v); }
     else if (strcmp(a, "--clatter-iterations") == 0) { NEED_VALUE; opt.engine.clatter_iterations = atoi(v); }
+    else if (strcmp(a, "--clatter-absolute-tolerance") == 0) opt.engine.clatter_absolute = true;
     else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); return 0; }
     else { fprintf(stderr, "peers: unknown option %s\n", a); usage(stderr); return 2; }
 #undef NEED_VALUE

@@ -94,6 +94,7 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
   }
   if (options->clatter_tolerance > 0) m->tolerance = options->clatter_tolerance;
   if (options->clatter_iterations > 0) m->max_iterations = options->clatter_iterations;
+  if (options->clatter_absolute) m->absolute_tolerance = true;
   return 0;
 }
 

@@ -85,6 +85,7 @@ typedef struct peers_options_t {
   const char *clatter_solver;
   double clatter_tolerance;   /* ≤ 0: default */
   int clatter_iterations;     /* ≤ 0: default */
+  bool clatter_absolute;      /* method.absolute_tolerance for every clatter scene (default off) */
 } peers_options_t;
 
 /* One engine. create returns NULL and fills why (e.g. "unsupported: ...") when it cannot build the

@@ -95,6 +95,11 @@ typedef struct clt_method_t {
    * projections of q onto the joints and contacts with the implicit springs' lengths held at their
    * linearized post-step values, while the infeasibility exceeds post_tolerance. 0 = off (default). */
   int spring_projection;
+  /* Relaxed scheme, solver bgs: stop when the residual is ≤ tolerance itself instead of ≤ tolerance
+   * × (1 + ‖b‖∞) (SPEC.md §2 "Residual"; the residual reported stays the scaled one). The scaled test
+   * is loosest where ‖b‖∞ is large, i.e. in a step with fast impacts, where the error becomes
+   * penetration, and tightest at rest; the absolute one is the same in both. Default false. */
+  bool absolute_tolerance;
 } clt_method_t;
 
 clt_method_t clt_default_method(void);
@@ -243,6 +248,10 @@ typedef struct clt_body_def_t {
 clt_body_def_t clt_default_body_def(void);
 
 clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, clt_body_id_t *out);
+/* Optional: room for `bodies` bodies and `shapes` shapes in total, allocated exactly (adding bodies
+ * past it grows the storage by doubling, up to 2x what is used). A scene of known size reserves it
+ * before adding its bodies. CLT_ERR_INVALID_ARGUMENT for negative counts, CLT_ERR_OUT_OF_MEMORY. */
+clt_status_t clt_world_reserve(clt_world_t *world, int bodies, int shapes);
 int clt_world_body_count(const clt_world_t *world);
 /* The i-th body in creation order (0 ≤ i < body count). */
 clt_body_id_t clt_world_body_at(const clt_world_t *world, int i);
@@ -417,7 +426,8 @@ typedef struct clt_contact_info_t {
                            * body A receives the opposite */
 } clt_contact_info_t;
 
-/* Number of active contacts of the last step (0 before the first step and after load_state). */
+/* Number of active contacts of the last step (0 before the first step, after load_state and after
+ * a step that failed). */
 int clt_world_contact_count(const clt_world_t *world);
 /* The i-th of them (0 ≤ i < count; CLT_ERR_INVALID_ARGUMENT otherwise). */
 clt_status_t clt_world_get_contact(const clt_world_t *world, int index, clt_contact_info_t *out);

@@ -1,9 +1,18 @@
-/* Uniform-grid broad phase (SPEC.md §5; see broadphase.h). Each bounded proxy is entered in every
- * cell its inflated box touches; cells are hashed into a table of about one bucket per entry and
- * the entries counting-sorted by hash bucket. A pair found in several shared cells is reported only from the
- * cell that holds the lower corner of the two boxes' intersection, so no duplicate removal is
- * needed. The final pair list is counting-sorted by first index, then by second within each run,
- * both O(N + pairs) for bounded neighbour counts. */
+/* Uniform-grid broad phase (SPEC.md §5; see broadphase.h). The cell is at least as large as every
+ * "grid" proxy's inflated box, so each such box is entered once, in the cell of its lower corner,
+ * and two boxes can only overlap when their cells differ by at most one along every axis. The
+ * grid proxies are sorted by cell key (column, then position along the sweep axis, the axis of
+ * the largest span), and each one is tested against the proxies of its own cell and the next one
+ * along its column, and of the three cells around it in each of the forward neighbour columns: a
+ * half stencil, so every pair is met exactly once and no duplicate removal is needed. Proxies much
+ * larger than the typical one (walls, containers) or with non-finite bounds are tested against
+ * everything instead; unbounded ones (half-spaces) against everything or what comes near their
+ * plane. The pairs come from per-thread buffers in any order and are then counting-sorted by
+ * first index and by second within each run: the result is a function of the proxies only.
+ *
+ * Replaces a hashed grid with every box entered in every cell it touched (about 8 entries per
+ * sphere, a random-access counting sort of the entries by hash bucket): at 10⁵ spheres the sorted
+ * cells touch memory in order and do one key per proxy. */
 #include "collision/broadphase.h"
 
 #include <math.h>
@@ -11,27 +20,66 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A proxy covering more cells than this is "large": tested against all others instead. */
-#define MAX_CELLS_PER_PROXY 64
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-/* 16 bytes: cell coordinates fit in 32 bits (the cell is at least 1e-9 of the scene's span, and
- * coordinates count from the scene's lower corner), and the hash bucket is recomputed instead of
- * stored. At 10^5 spheres (about 8 entries each) the entries and their sorted copy take 26 MB
- * instead of 51 MB. */
-typedef struct grid_entry_t {
-  int32_t cell[3];
+/* Scenes with fewer proxies run on one thread (a parallel region costs more than they take). */
+#define BROADPHASE_PARALLEL_MIN 4096
+/* The partial bounds of fixed blocks of proxies are summed in block order: the cell size does not
+ * depend on the number of threads. */
+#define BLOCK_PROXIES 4096
+/* A proxy whose inflated extent exceeds this many times the mean is "large": tested against all
+ * others, rather than making every cell as large as it is. */
+#define LARGE_FACTOR 4.0
+/* Cell coordinates stay below 2^CELL_BITS per axis (the cell grows with the scene's span). */
+#define CELL_BITS 20
+
+/* A grid proxy in cell order: its inflated box (the same rounded values boxes_overlap compares)
+ * and its cell along the sweep axis. */
+typedef struct grid_item_t {
+  double lower[3], upper[3];
   int32_t proxy;
-} grid_entry_t;
+  int32_t body;
+  uint32_t sweep;
+  int32_t fixed;
+} grid_item_t;
+
+typedef struct sort_key_t {
+  uint64_t key;
+  int32_t index;
+  int32_t pad;
+} sort_key_t;
+
+typedef struct thread_pairs_t {
+  clt_broadphase_pair_t *pairs;
+  int count, capacity;
+  int64_t tests;
+  int failed;
+} thread_pairs_t;
+
+/* Partial bounds of one block of proxies (bounded, finite ones). */
+typedef struct block_bounds_t {
+  double lo[3], hi[3];
+  double extent_sum, extent_max, coord_max;
+  int bounded;
+} block_bounds_t;
 
 void clt_broadphase_init(clt_broadphase_t *bp) { memset(bp, 0, sizeof *bp); }
 
 void clt_broadphase_destroy(clt_broadphase_t *bp) {
+  thread_pairs_t *t = bp->threads;
+  for (int i = 0; i < bp->thread_capacity; i++) free(t[i].pairs);
+  free(bp->threads);
   free(bp->entries);
   free(bp->bucket_start);
   free(bp->sort_buffer);
+  free(bp->column_key);
+  free(bp->pair_buffer);
+  free(bp->block);
+  free(bp->histogram);
   free(bp->pairs);
   free(bp->large);
-  free(bp->low_cell);
   memset(bp, 0, sizeof *bp);
 }
 
@@ -49,22 +97,6 @@ static bool reserve(void **buffer, int *capacity, int n, size_t size) {
   *capacity = cap;
   return true;
 }
-
-static uint32_t hash_cell(const int32_t c[3], uint32_t mask) {
-  uint64_t h = (uint64_t)c[0] * 0x9E3779B97F4A7C15ull;
-  h ^= (uint64_t)c[1] * 0xC2B2AE3D27D4EB4Full + (h >> 29);
-  h ^= (uint64_t)c[2] * 0x165667B19E3779F9ull + (h >> 32);
-  h ^= h >> 31;
-  return (uint32_t)h & mask;
-}
-
-typedef struct grid_t {
-  double origin[3];
-  double inv_cell;
-  int dimension;
-} grid_t;
-
-static int64_t cell_coord(const grid_t *g, double x, int k) { return (int64_t)floor((x - g->origin[k]) * g->inv_cell); }
 
 static bool boxes_overlap(const clt_broadphase_proxy_t *p, const clt_broadphase_proxy_t *q, double margin, int dim) {
   for (int k = 0; k < dim; k++)
@@ -119,30 +151,42 @@ static bool is_large(const int *list, int n, int index) {
   return false;
 }
 
-static bool push_pair(clt_broadphase_t *bp, int i, int j) {
-  void *buffer = bp->pairs;
-  if (!reserve(&buffer, &bp->pair_capacity, bp->pair_count + 1, sizeof(clt_broadphase_pair_t))) return false;
-  bp->pairs = buffer;
-  bp->pairs[bp->pair_count].a = i < j ? i : j;
-  bp->pairs[bp->pair_count].b = i < j ? j : i;
-  bp->pair_count++;
-  return true;
+static void push_pair(thread_pairs_t *t, int i, int j) {
+  if (t->count == t->capacity) {
+    void *buffer = t->pairs;
+    if (!reserve(&buffer, &t->capacity, t->count + 1, sizeof(clt_broadphase_pair_t))) {
+      t->failed = 1;
+      return;
+    }
+    t->pairs = buffer;
+  }
+  t->pairs[t->count].a = i < j ? i : j;
+  t->pairs[t->count].b = i < j ? j : i;
+  t->count++;
+}
+
+/* Two grid proxies: the test of boxes_overlap on the stored inflated bounds. */
+static inline void test_items(thread_pairs_t *t, const grid_item_t *p, const grid_item_t *q, int dim) {
+  t->tests++;
+  if (p->body == q->body || (p->fixed && q->fixed)) return;
+  for (int k = 0; k < dim; k++)
+    if (p->lower[k] > q->upper[k] || q->lower[k] > p->upper[k]) return;
+  push_pair(t, p->proxy, q->proxy);
 }
 
 /* Counting sort by a, then insertion sort by b inside each run of equal a. */
 static bool sort_pairs(clt_broadphase_t *bp, int count) {
   int n = bp->pair_count;
   if (n <= 1) return true;
-  if (!reserve(&bp->sort_buffer, &bp->sort_capacity, n, sizeof(clt_broadphase_pair_t))) return false;
-  int *start = NULL;
+  if (!reserve(&bp->pair_buffer, &bp->pair_buffer_capacity, n, sizeof(clt_broadphase_pair_t))) return false;
   void *starts = bp->bucket_start;
   if (!reserve(&starts, &bp->bucket_capacity, count + 1, sizeof(int))) return false;
   bp->bucket_start = starts;
-  start = bp->bucket_start;
+  int *start = bp->bucket_start;
   memset(start, 0, (size_t)(count + 1) * sizeof(int));
   for (int k = 0; k < n; k++) start[bp->pairs[k].a + 1]++;
   for (int i = 0; i < count; i++) start[i + 1] += start[i];
-  clt_broadphase_pair_t *sorted = bp->sort_buffer;
+  clt_broadphase_pair_t *sorted = bp->pair_buffer;
   for (int k = 0; k < n; k++) sorted[start[bp->pairs[k].a]++] = bp->pairs[k];
   for (int k = 1; k < n; k++) {
     clt_broadphase_pair_t p = sorted[k];
@@ -153,8 +197,241 @@ static bool sort_pairs(clt_broadphase_t *bp, int count) {
     }
     sorted[m + 1] = p;
   }
-  memcpy(bp->pairs, sorted, (size_t)n * sizeof *sorted);
+  /* swap the buffers instead of copying back */
+  clt_broadphase_pair_t *old = bp->pairs;
+  int old_cap = bp->pair_capacity;
+  bp->pairs = sorted;
+  bp->pair_capacity = bp->pair_buffer_capacity;
+  bp->pair_buffer = old;
+  bp->pair_buffer_capacity = old_cap;
   return true;
+}
+
+/* The pairs of the per-thread buffers into bp->pairs (room for total), sorted by (a, b) as
+ * sort_pairs does, in parallel: per-thread counts by a, their prefix sums in (a, thread) order, each
+ * thread scattering its own pairs, then the runs of equal a sorted by b. The pairs are distinct, so
+ * the result does not depend on which thread found which pair. */
+static bool sort_thread_pairs(clt_broadphase_t *bp, int count, int threads, int total) {
+  bp->pair_count = 0;
+  size_t stride = (size_t)count + 1;
+  if (stride * (size_t)threads > INT32_MAX) return false;
+  void *h = bp->histogram;
+  if (!reserve(&h, &bp->histogram_capacity, (int)(stride * (size_t)threads), sizeof(int))) return false;
+  bp->histogram = h;
+  int *hist = bp->histogram;
+  const thread_pairs_t *tp = bp->threads;
+  clt_broadphase_pair_t *out = bp->pairs;
+#pragma omp parallel num_threads(threads)
+  {
+    /* (by buffer, not by thread: the team may be smaller than the buffers) */
+#pragma omp for schedule(static, 1)
+    for (int t = 0; t < threads; t++) {
+      int *c = hist + stride * (size_t)t;
+      memset(c, 0, stride * sizeof(int));
+      for (int k = 0; k < tp[t].count; k++) c[tp[t].pairs[k].a]++;
+    }
+#pragma omp single
+    {
+      int at = 0;
+      for (int a = 0; a < count; a++)
+        for (int t = 0; t < threads; t++) {
+          int n = hist[stride * (size_t)t + (size_t)a];
+          hist[stride * (size_t)t + (size_t)a] = at;
+          at += n;
+        }
+    }
+#pragma omp for schedule(static, 1)
+    for (int t = 0; t < threads; t++) {
+      int *c = hist + stride * (size_t)t;
+      for (int k = 0; k < tp[t].count; k++) out[c[tp[t].pairs[k].a]++] = tp[t].pairs[k];
+    }
+    /* hist of the last thread now holds the end of each run of equal a */
+    const int *end = hist + stride * (size_t)(threads - 1);
+#pragma omp for schedule(static)
+    for (int a = 0; a < count; a++) {
+      int s = a > 0 ? end[a - 1] : 0;
+      for (int k = s + 1; k < end[a]; k++) {
+        clt_broadphase_pair_t p = out[k];
+        int m = k - 1;
+        while (m >= s && out[m].b > p.b) {
+          out[m + 1] = out[m];
+          m--;
+        }
+        out[m + 1] = p;
+      }
+    }
+  }
+  bp->pair_count = total;
+  return true;
+}
+
+/* Stable LSD radix sort of keys[0, n) on their low `bits` bits (11 per pass), using tmp. Returns
+ * the array that holds the result (keys or tmp). */
+static sort_key_t *radix_sort(sort_key_t *keys, sort_key_t *tmp, int n, int bits) {
+  int count[2049];
+  for (int shift = 0; shift < bits; shift += 11) {
+    memset(count, 0, sizeof count);
+    for (int i = 0; i < n; i++) count[((keys[i].key >> shift) & 2047u) + 1]++;
+    if (count[1 + ((keys[0].key >> shift) & 2047u)] == n) continue; /* one digit value: nothing moves */
+    for (int d = 0; d < 2048; d++) count[d + 1] += count[d];
+    for (int i = 0; i < n; i++) tmp[count[(keys[i].key >> shift) & 2047u]++] = keys[i];
+    sort_key_t *s = keys;
+    keys = tmp;
+    tmp = s;
+  }
+  return keys;
+}
+
+static int bit_width(uint64_t v) {
+  int b = 0;
+  while (v > 0) {
+    b++;
+    v >>= 1;
+  }
+  return b;
+}
+
+/* The grid of one query. */
+typedef struct grid_t {
+  double origin[3];
+  double inv_cell;
+  double limit;   /* largest inflated extent of a grid proxy: (1 − 10⁻⁶) of the cell */
+  int sweep, a, b; /* axes: sweep (sorted along), a and b (the column; 2D: b unused) */
+  int bits_s, bits_b, bits_a;
+  uint64_t count_a, count_b; /* cells along a and b */
+} grid_t;
+
+static uint64_t cell_of(const grid_t *g, double x, int k) {
+  double c = floor((x - g->origin[k]) * g->inv_cell);
+  if (!(c >= 0.0)) return 0; /* (never: x ≥ origin) */
+  if (c > (double)((1u << (CELL_BITS + 1)) - 1)) return (1u << (CELL_BITS + 1)) - 1;
+  return (uint64_t)c;
+}
+
+/* The proxies' partial bounds over block `blk`. */
+static void block_bounds(const clt_broadphase_proxy_t *proxies, int count, int blk, int dim, double margin,
+                         block_bounds_t *out) {
+  block_bounds_t r;
+  for (int k = 0; k < 3; k++) r.lo[k] = INFINITY, r.hi[k] = -INFINITY;
+  r.extent_sum = 0.0;
+  r.extent_max = 0.0;
+  r.coord_max = 0.0;
+  r.bounded = 0;
+  int end = (blk + 1) * BLOCK_PROXIES < count ? (blk + 1) * BLOCK_PROXIES : count;
+  for (int i = blk * BLOCK_PROXIES; i < end; i++) {
+    const clt_broadphase_proxy_t *p = &proxies[i];
+    if (p->unbounded) continue;
+    bool finite = true;
+    for (int k = 0; k < dim; k++)
+      if (!isfinite(p->lower[k]) || !isfinite(p->upper[k])) finite = false;
+    if (!finite) continue;
+    /* (finite values: plain comparisons, which unlike fmax are inlined) */
+    double e = 0.0;
+    for (int k = 0; k < dim; k++) {
+      double l = p->lower[k] - margin, u = p->upper[k] + margin, a = fabs(l) > fabs(u) ? fabs(l) : fabs(u);
+      if (u - l > e) e = u - l;
+      if (l < r.lo[k]) r.lo[k] = l;
+      if (u > r.hi[k]) r.hi[k] = u;
+      if (a > r.coord_max) r.coord_max = a;
+    }
+    r.extent_sum += e;
+    if (e > r.extent_max) r.extent_max = e;
+    r.bounded++;
+  }
+  *out = r;
+}
+
+/* Chooses the cell, the axes and the origin from the bounds of the bounded proxies (the cell
+ * depends on the proxies only). */
+static void make_grid(const block_bounds_t *all, int dim, grid_t *g) {
+  double mean = all->bounded > 0 ? all->extent_sum / all->bounded : 0.0;
+  double target = fmin(all->extent_max, LARGE_FACTOR * mean);
+  double span[3] = {0.0, 0.0, 0.0}, span_max = 0.0;
+  for (int k = 0; k < 3; k++) {
+    g->origin[k] = all->bounded > 0 && k < dim ? all->lo[k] : 0.0;
+    if (all->bounded > 0 && k < dim) span[k] = all->hi[k] - all->lo[k];
+    span_max = fmax(span_max, span[k]);
+  }
+  /* Cell coordinates below 2^CELL_BITS along the largest span, and rounding far below the 10⁻⁶
+   * slack of the neighbour property at the scene's coordinates (broadphase.c top comment). */
+  double cell = target * (1.0 + 2e-6);
+  cell = fmax(cell, span_max * (1.0 / (double)(1u << CELL_BITS)));
+  cell = fmax(cell, all->coord_max * (1.0 / (double)(1u << 26)));
+  if (!(cell > 0.0) || !isfinite(cell)) cell = 1.0;
+  g->inv_cell = 1.0 / cell;
+  g->limit = cell * (1.0 - 1e-6);
+  /* The sweep axis: the largest span (the column grid over the two others stays small). */
+  g->sweep = 0;
+  for (int k = 1; k < dim; k++)
+    if (span[k] > span[g->sweep]) g->sweep = k;
+  if (dim == 2) {
+    g->a = 1 - g->sweep;
+    g->b = -1;
+  } else {
+    g->a = g->sweep == 0 ? 1 : 0;
+    g->b = g->sweep == 2 ? 1 : 2;
+  }
+  /* The cells of the largest coordinates bound every key (cell_of is monotone in x). */
+  double top[3];
+  for (int k = 0; k < 3; k++) top[k] = all->bounded > 0 && k < dim ? all->hi[k] : g->origin[k];
+  uint64_t n_s = cell_of(g, top[g->sweep], g->sweep) + 1;
+  g->count_a = cell_of(g, top[g->a], g->a) + 1;
+  g->count_b = g->b >= 0 ? cell_of(g, top[g->b], g->b) + 1 : 1;
+  g->bits_s = bit_width(n_s);
+  g->bits_b = bit_width(g->count_b);
+  g->bits_a = bit_width(g->count_a);
+}
+
+/* Reserves the per-thread pair buffers. */
+static bool reserve_threads(clt_broadphase_t *bp, int n) {
+  if (n <= bp->thread_capacity) return true;
+  thread_pairs_t *t = realloc(bp->threads, (size_t)n * sizeof *t);
+  if (!t) return false;
+  memset(t + bp->thread_capacity, 0, (size_t)(n - bp->thread_capacity) * sizeof *t);
+  bp->threads = t;
+  bp->thread_capacity = n;
+  return true;
+}
+
+/* The column whose key is `key` (an index into col_key), or −1. */
+static int find_column(const uint64_t *col_key, int columns, uint64_t key) {
+  int lo = 0, hi = columns - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (col_key[mid] == key) return mid;
+    if (col_key[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return -1;
+}
+
+/* The pairs of grid column c: within it (the proxy's own cell and the next one along the sweep
+ * axis) and with the forward neighbour columns (a, b+1), (a+1, b−1), (a+1, b), (a+1, b+1), the
+ * three cells around the proxy's along the sweep axis in each. */
+static void column_pairs(const grid_t *g, const grid_item_t *items, const int *col_start, const uint64_t *col_key,
+                         int columns, int c, int dim, thread_pairs_t *t) {
+  int begin = col_start[c], end = col_start[c + 1];
+  for (int i = begin; i < end; i++) {
+    const grid_item_t *p = &items[i];
+    for (int j = i + 1; j < end && items[j].sweep <= p->sweep + 1; j++) test_items(t, p, &items[j], dim);
+  }
+  uint64_t ca = col_key[c] >> g->bits_b, cb = col_key[c] & ((UINT64_C(1) << g->bits_b) - 1);
+  static const int offsets[4][2] = {{0, 1}, {1, -1}, {1, 0}, {1, 1}};
+  for (int o = 0; o < 4; o++) {
+    if (offsets[o][1] < 0 && cb == 0) continue;
+    uint64_t na = ca + (uint64_t)offsets[o][0], nb = cb + (uint64_t)(int64_t)offsets[o][1];
+    if (na >= g->count_a || nb >= g->count_b) continue; /* (keys would alias another column) */
+    int q = find_column(col_key, columns, (na << g->bits_b) | nb);
+    if (q < 0) continue;
+    int qb = col_start[q], qe = col_start[q + 1];
+    for (int i = begin; i < end && qb < qe; i++) {
+      const grid_item_t *p = &items[i];
+      while (qb < qe && items[qb].sweep + 1 < p->sweep) qb++;
+      for (int j = qb; j < qe && items[j].sweep <= p->sweep + 1; j++) test_items(t, p, &items[j], dim);
+    }
+  }
 }
 
 clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
@@ -166,176 +443,199 @@ clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphas
   if (count < 0 || (dimension != 2 && dimension != 3)) return CLT_ERR_INVALID_ARGUMENT;
   if (!(margin >= 0.0)) margin = 0.0;
   int dim = dimension;
+  bool par = count >= BROADPHASE_PARALLEL_MIN;
+  (void)par;
+  int threads = 1;
+#ifdef _OPENMP
+  if (par) threads = omp_get_max_threads();
+#endif
+  if (threads < 1) threads = 1;
 
-  /* Cell size: the mean inflated extent of the bounded proxies (granular scenes: about one
-   * particle per cell), and an origin at the scene's lower corner. */
-  grid_t g;
-  double extent_sum = 0.0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  int bounded = 0;
-  for (int i = 0; i < count; i++) {
-    const clt_broadphase_proxy_t *p = &proxies[i];
-    if (p->unbounded) continue;
-    double e = 0.0;
-    bool finite = true;
-    for (int k = 0; k < dim; k++) {
-      if (!isfinite(p->lower[k]) || !isfinite(p->upper[k])) finite = false;
-      e = fmax(e, p->upper[k] - p->lower[k] + 2.0 * margin);
-    }
-    if (!finite) continue;
-    for (int k = 0; k < dim; k++) {
-      lo[k] = fmin(lo[k], p->lower[k] - margin);
-      hi[k] = fmax(hi[k], p->upper[k] + margin);
-    }
-    extent_sum += e;
-    bounded++;
-  }
-  double cell = bounded > 0 ? extent_sum / bounded : 1.0;
-  double span = 0.0;
-  for (int k = 0; k < dim; k++) {
-    g.origin[k] = bounded > 0 ? lo[k] : 0.0;
-    if (bounded > 0) span = fmax(span, hi[k] - lo[k]);
-  }
-  if (dim == 2) g.origin[2] = 0.0;
-  /* Keep cell coordinates well inside int64 and the cell non-degenerate. */
-  cell = fmax(cell, span * 1e-9);
-  if (!(cell > 0.0)) cell = 1.0;
-  g.inv_cell = 1.0 / cell;
-  g.dimension = dim;
-  bp->cell_size = cell;
-
-  /* Enter the proxies in the grid (and keep each one's lower cell for the home test). */
+  /* Bounds of the bounded proxies: fixed blocks in parallel, combined in block order. */
+  int blocks = (count + BLOCK_PROXIES - 1) / BLOCK_PROXIES;
   {
-    void *low = bp->low_cell;
-    if (!reserve(&low, &bp->low_capacity, count > 0 ? 3 * count : 1, sizeof(int32_t))) return CLT_ERR_OUT_OF_MEMORY;
-    bp->low_cell = low;
+    void *b = bp->block;
+    int need = (int)((size_t)(blocks > 0 ? blocks : 1) * sizeof(block_bounds_t) / sizeof(double));
+    if (!reserve(&b, &bp->block_capacity, need, sizeof(double))) return CLT_ERR_OUT_OF_MEMORY;
+    bp->block = b;
   }
-  const int32_t *low = bp->low_cell;
-  int n_entries = 0, n_large = 0;
+  block_bounds_t *bb = (block_bounds_t *)(void *)bp->block;
+#pragma omp parallel for schedule(static) if (par)
+  for (int blk = 0; blk < blocks; blk++) block_bounds(proxies, count, blk, dim, margin, &bb[blk]);
+  block_bounds_t all;
+  for (int k = 0; k < 3; k++) all.lo[k] = INFINITY, all.hi[k] = -INFINITY;
+  all.extent_sum = all.extent_max = all.coord_max = 0.0;
+  all.bounded = 0;
+  for (int blk = 0; blk < blocks; blk++) {
+    for (int k = 0; k < 3; k++) {
+      all.lo[k] = fmin(all.lo[k], bb[blk].lo[k]);
+      all.hi[k] = fmax(all.hi[k], bb[blk].hi[k]);
+    }
+    all.extent_sum += bb[blk].extent_sum;
+    all.extent_max = fmax(all.extent_max, bb[blk].extent_max);
+    all.coord_max = fmax(all.coord_max, bb[blk].coord_max);
+    all.bounded += bb[blk].bounded;
+  }
+  grid_t g;
+  make_grid(&all, dim, &g);
+  bp->cell_size = 1.0 / g.inv_cell;
+
+  /* Cell keys: (a, b, sweep cell) for the grid proxies; the others after them (large: 1, unbounded:
+   * 2 above every grid key), so the sort also lists them in index order. */
+  int key_bits = g.bits_a + g.bits_b + g.bits_s;
+  uint64_t large_key = UINT64_C(1) << key_bits, unbounded_key = large_key + 1;
+  if (!reserve(&bp->sort_buffer, &bp->sort_capacity, 2 * (count > 0 ? count : 1), sizeof(sort_key_t)))
+    return CLT_ERR_OUT_OF_MEMORY;
+  sort_key_t *keys = bp->sort_buffer, *tmp = keys + count;
+  int n_grid = 0;
+#pragma omp parallel for schedule(static) reduction(+ : n_grid) if (par)
   for (int i = 0; i < count; i++) {
     const clt_broadphase_proxy_t *p = &proxies[i];
-    if (p->unbounded) continue;
-    int64_t c0[3] = {0, 0, 0}, c1[3] = {0, 0, 0};
-    int64_t cells = 1;
-    bool finite = true;
-    for (int k = 0; k < dim; k++) {
-      if (!isfinite(p->lower[k]) || !isfinite(p->upper[k])) {
-        finite = false;
-        break;
-      }
-      c0[k] = cell_coord(&g, p->lower[k] - margin, k);
-      c1[k] = cell_coord(&g, p->upper[k] + margin, k);
-      cells *= c1[k] - c0[k] + 1;
-      if (cells > MAX_CELLS_PER_PROXY) break;
-    }
-    if (!finite || cells > MAX_CELLS_PER_PROXY) {
-      void *large = bp->large;
-      if (!reserve(&large, &bp->large_capacity, n_large + 1, sizeof(int))) return CLT_ERR_OUT_OF_MEMORY;
-      bp->large = large;
-      bp->large[n_large++] = i;
+    keys[i].index = i;
+    keys[i].pad = 0;
+    if (p->unbounded) {
+      keys[i].key = unbounded_key;
       continue;
     }
-    if (!reserve(&bp->entries, &bp->entry_capacity, n_entries + (int)cells, sizeof(grid_entry_t)))
-      return CLT_ERR_OUT_OF_MEMORY;
-    for (int k = 0; k < 3; k++) bp->low_cell[3 * (size_t)i + k] = (int32_t)c0[k];
-    grid_entry_t *e = bp->entries;
-    for (int64_t z = c0[2]; z <= c1[2]; z++)
-      for (int64_t y = c0[1]; y <= c1[1]; y++)
-        for (int64_t x = c0[0]; x <= c1[0]; x++) {
-          e[n_entries].cell[0] = (int32_t)x;
-          e[n_entries].cell[1] = (int32_t)y;
-          e[n_entries].cell[2] = (int32_t)z;
-          e[n_entries].proxy = i;
-          n_entries++;
-        }
+    bool grid = true;
+    for (int k = 0; k < dim && grid; k++) {
+      double l = p->lower[k] - margin, u = p->upper[k] + margin;
+      if (!isfinite(l) || !isfinite(u) || !(u - l <= g.limit)) grid = false;
+    }
+    if (!grid) {
+      keys[i].key = large_key;
+      continue;
+    }
+    uint64_t cs = cell_of(&g, p->lower[g.sweep] - margin, g.sweep);
+    uint64_t ca = cell_of(&g, p->lower[g.a] - margin, g.a);
+    uint64_t cb = g.b >= 0 ? cell_of(&g, p->lower[g.b] - margin, g.b) : 0;
+    keys[i].key = (((ca << g.bits_b) | cb) << g.bits_s) | cs;
+    n_grid++;
   }
-  bp->grid_entries = n_entries;
-  bp->large_count = n_large;
+  sort_key_t *sorted = count > 0 ? radix_sort(keys, tmp, count, key_bits + 2) : keys;
+  bp->grid_entries = n_grid;
 
-  /* Hash buckets: counting sort of the entries by bucket (about one entry per bucket). */
-  uint32_t table = 64;
-  while (table < (uint32_t)n_entries && table < (1u << 30)) table <<= 1;
-  uint32_t mask = table - 1;
+  /* The large proxies (ascending), after the grid ones in the sorted keys. */
+  int n_large = 0;
+  for (int k = n_grid; k < count && sorted[k].key == large_key; k++) n_large++;
   {
-    void *starts = bp->bucket_start;
-    int need = (int)table + 1 > count + 1 ? (int)table + 1 : count + 1;
-    if (!reserve(&starts, &bp->bucket_capacity, need, sizeof(int))) return CLT_ERR_OUT_OF_MEMORY;
-    bp->bucket_start = starts;
+    void *large = bp->large;
+    if (!reserve(&large, &bp->large_capacity, n_large > 0 ? n_large : 1, sizeof(int))) return CLT_ERR_OUT_OF_MEMORY;
+    bp->large = large;
   }
-  if (!reserve(&bp->sort_buffer, &bp->sort_capacity,
-               (int)((size_t)n_entries * sizeof(grid_entry_t) / sizeof(clt_broadphase_pair_t)) + 1,
-               sizeof(clt_broadphase_pair_t)))
-    return CLT_ERR_OUT_OF_MEMORY;
-  grid_entry_t *entries = bp->entries, *sorted = bp->sort_buffer;
-  int *start = bp->bucket_start;
-  memset(start, 0, ((size_t)table + 1) * sizeof(int));
-  for (int k = 0; k < n_entries; k++) start[hash_cell(entries[k].cell, mask) + 1]++;
-  for (uint32_t b = 0; b < table; b++) start[b + 1] += start[b];
-  for (int k = 0; k < n_entries; k++) sorted[start[hash_cell(entries[k].cell, mask)]++] = entries[k];
-  /* start[b] is now the end of bucket b; buckets are contiguous in `sorted`. */
+  for (int k = 0; k < n_large; k++) bp->large[k] = sorted[n_grid + k].index;
+  bp->large_count = n_large;
+  int n_unbounded = count - n_grid - n_large;
+  const sort_key_t *unbounded = sorted + n_grid + n_large;
 
-  int begin = 0;
-  for (uint32_t b = 0; b < table; b++) {
-    int end = start[b];
-    for (int s = begin; s < end; s++) {
-      const grid_entry_t *es = &sorted[s];
-      const clt_broadphase_proxy_t *p = &proxies[es->proxy];
-      bp->entry_tests += end - s - 1;
-      const int32_t *lp = low + 3 * (size_t)es->proxy;
-      for (int t = s + 1; t < end; t++) {
-        const grid_entry_t *et = &sorted[t];
-        if (et->cell[0] != es->cell[0] || et->cell[1] != es->cell[1] || et->cell[2] != es->cell[2]) continue;
-        /* Report from the cell holding the lower corner of the intersection only: the cell of
-         * max(lower_p, lower_q) − margin, which (the cell coordinate being monotone in x) is the
-         * larger of the two proxies' lower cells; testing it first skips the boxes of the pairs
-         * met again in the other cells they share. */
-        const int32_t *lq = low + 3 * (size_t)et->proxy;
-        bool home = true;
-        for (int k = 0; k < dim && home; k++) home = (lp[k] > lq[k] ? lp[k] : lq[k]) == es->cell[k];
-        if (!home) continue;
-        const clt_broadphase_proxy_t *q = &proxies[et->proxy];
-        if (es->proxy == et->proxy || !may_pair(p, q) || !boxes_overlap(p, q, margin, dim)) continue;
-        if (!push_pair(bp, es->proxy, et->proxy)) {
-          bp->pair_count = 0;
-          return CLT_ERR_OUT_OF_MEMORY;
+  /* The grid proxies in cell order, and the columns. */
+  if (!reserve(&bp->entries, &bp->entry_capacity, n_grid > 0 ? n_grid : 1, sizeof(grid_item_t)))
+    return CLT_ERR_OUT_OF_MEMORY;
+  grid_item_t *items = bp->entries;
+  uint64_t sweep_mask = (UINT64_C(1) << g.bits_s) - 1;
+#pragma omp parallel for schedule(static) if (par)
+  for (int k = 0; k < n_grid; k++) {
+    const clt_broadphase_proxy_t *p = &proxies[sorted[k].index];
+    grid_item_t *it = &items[k];
+    for (int d = 0; d < 3; d++) {
+      it->lower[d] = p->lower[d] - margin;
+      it->upper[d] = p->upper[d] + margin;
+    }
+    it->proxy = sorted[k].index;
+    it->body = p->body;
+    it->fixed = p->fixed;
+    it->sweep = (uint32_t)(sorted[k].key & sweep_mask);
+  }
+  int columns = 0;
+  for (int k = 0; k < n_grid; k++)
+    if (k == 0 || (sorted[k].key >> g.bits_s) != (sorted[k - 1].key >> g.bits_s)) columns++;
+  {
+    void *starts = bp->bucket_start, *ck = bp->column_key;
+    if (!reserve(&starts, &bp->bucket_capacity, columns + 1, sizeof(int)) ||
+        !reserve(&ck, &bp->column_capacity, columns + 1, sizeof(uint64_t)))
+      return CLT_ERR_OUT_OF_MEMORY;
+    bp->bucket_start = starts;
+    bp->column_key = ck;
+  }
+  int *col_start = bp->bucket_start;
+  uint64_t *col_key = bp->column_key;
+  for (int k = 0, c = 0; k < n_grid; k++)
+    if (k == 0 || (sorted[k].key >> g.bits_s) != (sorted[k - 1].key >> g.bits_s)) {
+      col_key[c] = sorted[k].key >> g.bits_s;
+      col_start[c++] = k;
+    }
+  col_start[columns] = n_grid;
+
+  /* The pairs, into per-thread buffers: grid columns, large proxies against every bounded proxy
+   * (each large–large pair once), unbounded ones against everything else (with a plane: what comes
+   * within reach of it). */
+  if (!reserve_threads(bp, threads)) return CLT_ERR_OUT_OF_MEMORY;
+  thread_pairs_t *tp = bp->threads;
+  for (int t = 0; t < threads; t++) {
+    tp[t].count = 0;
+    tp[t].tests = 0;
+    tp[t].failed = 0;
+  }
+  const int *large = bp->large;
+  int chunk = columns / (64 * threads) > 1 ? columns / (64 * threads) : 1;
+  (void)chunk;
+#pragma omp parallel if (par) num_threads(threads)
+  {
+    int me = 0;
+#ifdef _OPENMP
+    me = omp_get_thread_num();
+#endif
+    thread_pairs_t *t = &tp[me];
+#pragma omp for schedule(dynamic, chunk) nowait
+    for (int c = 0; c < columns; c++) column_pairs(&g, items, col_start, col_key, columns, c, dim, t);
+    if (n_large > 0 || n_unbounded > 0) {
+#pragma omp for schedule(static) nowait
+      for (int j = 0; j < count; j++) {
+        const clt_broadphase_proxy_t *q = &proxies[j];
+        for (int l = 0; l < n_large; l++) {
+          int i = large[l];
+          const clt_broadphase_proxy_t *p = &proxies[i];
+          if (j == i || q->unbounded || !may_pair(p, q)) continue;
+          if (j < i && is_large(large, n_large, j)) continue; /* reported from j's side */
+          bool overlap = boxes_overlap(p, q, margin, dim);
+          /* Non-finite bounds (a body that blew up): let the narrow phase see it. */
+          for (int k = 0; k < dim; k++)
+            if (!isfinite(p->lower[k]) || !isfinite(p->upper[k]) || !isfinite(q->lower[k]) ||
+                !isfinite(q->upper[k]))
+              overlap = true;
+          if (overlap) push_pair(t, i, j);
+        }
+        for (int u = 0; u < n_unbounded; u++) {
+          int i = unbounded[u].index;
+          const clt_broadphase_proxy_t *p = &proxies[i];
+          if (j == i || !may_pair(p, q)) continue;
+          if (p->has_plane && beyond_plane(p, q, margin, dim)) continue;
+          push_pair(t, i, j);
         }
       }
     }
-    begin = end;
   }
 
-  /* Large proxies against every bounded proxy (each large–large pair once). */
-  for (int l = 0; l < n_large; l++) {
-    int i = bp->large[l];
-    const clt_broadphase_proxy_t *p = &proxies[i];
-    for (int j = 0; j < count; j++) {
-      const clt_broadphase_proxy_t *q = &proxies[j];
-      if (j == i || q->unbounded || !may_pair(p, q)) continue;
-      if (j < i && is_large(bp->large, n_large, j)) continue; /* reported from j's side */
-      bool overlap = boxes_overlap(p, q, margin, dim);
-      /* Non-finite bounds (a body that blew up): let the narrow phase see it. */
-      for (int k = 0; k < dim; k++)
-        if (!isfinite(p->lower[k]) || !isfinite(p->upper[k]) || !isfinite(q->lower[k]) || !isfinite(q->upper[k]))
-          overlap = true;
-      if (overlap && !push_pair(bp, i, j)) {
-        bp->pair_count = 0;
-        return CLT_ERR_OUT_OF_MEMORY;
-      }
-    }
+  int total = 0;
+  bool failed = false;
+  for (int t = 0; t < threads; t++) {
+    failed = failed || tp[t].failed;
+    total += tp[t].count;
+    bp->entry_tests += tp[t].tests;
   }
-
-  /* Unbounded proxies against everything else (with a plane: what comes within reach of it). */
-  for (int i = 0; i < count; i++) {
-    if (!proxies[i].unbounded) continue;
-    for (int j = 0; j < count; j++) {
-      if (j == i || !may_pair(&proxies[i], &proxies[j])) continue;
-      if (proxies[i].has_plane && beyond_plane(&proxies[i], &proxies[j], margin, dim)) continue;
-      if (!push_pair(bp, i, j)) {
-        bp->pair_count = 0;
-        return CLT_ERR_OUT_OF_MEMORY;
-      }
-    }
+  if (failed) return CLT_ERR_OUT_OF_MEMORY;
+  {
+    void *buffer = bp->pairs;
+    if (!reserve(&buffer, &bp->pair_capacity, total > 0 ? total : 1, sizeof(clt_broadphase_pair_t)))
+      return CLT_ERR_OUT_OF_MEMORY;
+    bp->pairs = buffer;
   }
-
+  if (threads > 1) return sort_thread_pairs(bp, count, threads, total) ? CLT_OK : CLT_ERR_OUT_OF_MEMORY;
+  for (int t = 0, at = 0; t < threads; t++) {
+    if (tp[t].count > 0) memcpy(bp->pairs + at, tp[t].pairs, (size_t)tp[t].count * sizeof *bp->pairs);
+    at += tp[t].count;
+  }
+  bp->pair_count = total;
   if (!sort_pairs(bp, count)) {
     bp->pair_count = 0;
     return CLT_ERR_OUT_OF_MEMORY;

@@ -1,5 +1,6 @@
 /* Broad phase (SPEC.md §5): candidate shape pairs whose bounding boxes, inflated by the active-set
- * margin ε̂, overlap. A uniform grid hashed into a table gives expected O(N + pairs) cost for
+ * margin ε̂, overlap. A uniform grid (each box in the cell of its lower corner, cells at least as
+ * large as the boxes, neighbours found in sorted cell order) gives expected O(N + pairs) cost for
  * granular scenes (objects of similar size); objects much larger than the cells (walls,
  * containers) are tested against everything instead of being rasterized, and unbounded shapes
  * (half-planes / half-spaces) are candidates against every other shape, or, when the proxy carries
@@ -35,24 +36,32 @@ typedef struct clt_broadphase_pair_t {
 /* Reusable working memory: buffers grow to the largest scene seen and are kept, so a run does not
  * allocate once it has settled. Zero-initialize (or clt_broadphase_init) before first use. */
 typedef struct clt_broadphase_t {
-  void *entries;
+  void *entries;      /* the grid proxies in cell order (broadphase.c) */
   int entry_capacity;
-  int *bucket_start;
+  int *bucket_start;  /* the start of each grid column in `entries`, then the pair sort's counts */
   int bucket_capacity;
-  void *sort_buffer;
+  void *sort_buffer;  /* cell keys and their sorted copy */
   int sort_capacity;
+  uint64_t *column_key;
+  int column_capacity;
+  void *pair_buffer;  /* the pair sort's copy */
+  int pair_buffer_capacity;
+  double *block;      /* per-block partial bounds (a sum independent of the thread count) */
+  int block_capacity;
+  void *threads;      /* per-thread pair buffers (OpenMP) */
+  int thread_capacity;
+  int *histogram;     /* the parallel pair sort's per-thread counts */
+  int histogram_capacity;
   clt_broadphase_pair_t *pairs;
   int pair_count;
   int pair_capacity;
   int *large;
   int large_capacity;
-  int32_t *low_cell; /* 3 per proxy: the grid cell of its grown box's lower corner */
-  int low_capacity;
   /* Statistics of the last query (for benchmarks and tests). */
   double cell_size;
-  int grid_entries;
+  int grid_entries;   /* proxies entered in the grid (one cell each) */
   int large_count;
-  int64_t entry_tests; /* entry pairs compared inside hash buckets: O(N) for granular scenes */
+  int64_t entry_tests; /* box tests of grid neighbours: O(N) for granular scenes */
 } clt_broadphase_t;
 
 void clt_broadphase_init(clt_broadphase_t *bp);
@@ -63,7 +72,8 @@ void clt_broadphase_destroy(clt_broadphase_t *bp);
  * every proxy within 2·margin of it); pairs of the
  * same body, pairs of two fixed proxies and pairs of two unbounded proxies are left out. The result
  * (bp->pairs, bp->pair_count, valid until the next call) is sorted by (a, b), so it does not depend
- * on the grid or hashing. dimension is 2 or 3. Returns CLT_ERR_OUT_OF_MEMORY if a buffer cannot
+ * on the grid, the order of the search or the number of OpenMP threads (scenes of at least 4096
+ * proxies are searched in parallel). dimension is 2 or 3. Returns CLT_ERR_OUT_OF_MEMORY if a buffer cannot
  * grow (bp->pair_count is then 0), CLT_ERR_INVALID_ARGUMENT for count < 0 or a bad dimension. */
 clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
                                        int dimension, double margin);

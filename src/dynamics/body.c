@@ -55,7 +55,7 @@ void clt_body_point_from_def(const clt_world_t *world, int body, const double in
     clt_v3_copy(out, in);
     return;
   }
-  const clt_body_rec_t *b = &world->bodies[body];
+  const clt_body_extra_t *b = clt_body_extra(world, body);
   double d[3];
   clt_v3_sub(d, in, b->frame_offset);
   if (world->dimension == 3) {
@@ -70,7 +70,7 @@ void clt_body_vector_from_def(const clt_world_t *world, int body, const double i
     clt_v3_copy(out, in);
     return;
   }
-  clt_q_rotate_inv(out, world->bodies[body].frame_rotation, in);
+  clt_q_rotate_inv(out, clt_body_extra(world, body)->frame_rotation, in);
 }
 
 void clt_body_world_point(const clt_world_t *world, int body, const double local[3], double p[3],
@@ -269,22 +269,101 @@ static void composite_mass(const clt_world_t *world, const clt_body_def_t *def, 
   }
 }
 
-static clt_status_t grow_bodies(clt_world_t *world, int needed_bodies, int needed_shapes) {
+clt_body_extra_t *clt_body_extra_mut(clt_world_t *world, int i) {
+  clt_body_rec_t *b = &world->bodies[i];
+  if (b->extra < 0) {
+    if (!clt_grow((void **)&world->body_extras, &world->body_extra_capacity, world->body_extra_count + 1,
+                  sizeof *world->body_extras))
+      return NULL;
+    world->body_extras[world->body_extra_count] = *clt_body_extra(world, i);
+    b->extra = world->body_extra_count++;
+  }
+  return &world->body_extras[b->extra];
+}
+
+/* Body names: copies in chunks of at least NAME_CHUNK bytes that are never moved, so the pointers
+ * clt_body_get_info hands out stay valid for the world's life; no per-name allocation. */
+#define NAME_CHUNK 65536
+
+struct clt_name_chunk_t {
+  struct clt_name_chunk_t *next;
+  size_t used, size;
+  char text[];
+};
+
+/* A copy of name (truncated to CLT_NAME_SIZE − 1 characters, as before) in world->names; NULL
+ * when out of memory. */
+static const char *copy_name(clt_world_t *world, const char *name) {
+  size_t n = 0;
+  while (n < CLT_NAME_SIZE - 1 && name[n]) n++;
+  struct clt_name_chunk_t *c = world->names;
+  if (!c || c->size - c->used < n + 1) {
+    size_t size = NAME_CHUNK;
+    c = malloc(sizeof *c + size);
+    if (!c) return NULL;
+    c->next = world->names;
+    c->used = 0;
+    c->size = size;
+    world->names = c;
+  }
+  char *out = c->text + c->used;
+  memcpy(out, name, n);
+  out[n] = '\0';
+  c->used += n + 1;
+  return out;
+}
+
+void clt_world_free_names(clt_world_t *world) {
+  while (world->names) {
+    struct clt_name_chunk_t *next = world->names->next;
+    free(world->names);
+    world->names = next;
+  }
+}
+
+/* Reallocates *array from `used` to exactly `cap` elements (cap ≥ used), the new tail zeroed. */
+static bool resize_exact(void **array, int used, int cap, size_t element_size) {
+  void *p = realloc(*array, (size_t)cap * element_size);
+  if (!p) return false;
+  memset((char *)p + (size_t)used * element_size, 0, (size_t)(cap - used) * element_size);
+  *array = p;
+  return true;
+}
+
+/* Per-body arrays to exactly new_cap (≥ body_capacity). All share body_capacity and are grown
+ * together here (never inside a step). */
+static clt_status_t set_body_capacity(clt_world_t *world, int new_cap) {
   int cap = world->body_capacity;
-  if (!clt_grow((void **)&world->shapes, &world->shape_capacity, needed_shapes, sizeof *world->shapes))
-    return CLT_ERR_OUT_OF_MEMORY;
+  if (new_cap <= cap) return CLT_OK;
+  if (!resize_exact((void **)&world->bodies, cap, new_cap, sizeof *world->bodies) ||
+      !resize_exact((void **)&world->states, cap, new_cap, sizeof *world->states) ||
+      !resize_exact((void **)&world->backup, cap, new_cap, sizeof *world->backup) ||
+      !resize_exact((void **)&world->force_acc, cap, new_cap, sizeof *world->force_acc) ||
+      !resize_exact((void **)&world->torque_acc, cap, new_cap, sizeof *world->torque_acc))
+    return CLT_ERR_OUT_OF_MEMORY; /* the arrays already grown keep their size: body_capacity is a lower bound */
+  world->body_capacity = new_cap;
+  return CLT_OK;
+}
+
+static clt_status_t grow_bodies(clt_world_t *world, int needed_bodies, int needed_shapes) {
+  if (needed_shapes > world->shape_capacity) {
+    int shape_cap = world->shape_capacity > 0 ? world->shape_capacity : 8;
+    while (shape_cap < needed_shapes) shape_cap *= 2;
+    if (!clt_world_reserve_shapes(world, shape_cap)) return CLT_ERR_OUT_OF_MEMORY;
+  }
+  int cap = world->body_capacity;
   if (needed_bodies <= cap) return CLT_OK;
   int new_cap = cap > 0 ? cap : 8;
   while (new_cap < needed_bodies) new_cap *= 2;
-  /* All per-body arrays share body_capacity, grown together here (never inside a step). */
-  int c1 = cap, c2 = cap, c3 = cap, c4 = cap, c5 = cap;
-  if (!clt_grow((void **)&world->bodies, &c1, new_cap, sizeof *world->bodies) ||
-      !clt_grow((void **)&world->states, &c2, new_cap, sizeof *world->states) ||
-      !clt_grow((void **)&world->backup, &c3, new_cap, sizeof *world->backup) ||
-      !clt_grow((void **)&world->force_acc, &c4, new_cap, sizeof *world->force_acc) ||
-      !clt_grow((void **)&world->torque_acc, &c5, new_cap, sizeof *world->torque_acc))
-    return CLT_ERR_OUT_OF_MEMORY;
-  world->body_capacity = new_cap;
+  return set_body_capacity(world, new_cap);
+}
+
+clt_status_t clt_world_reserve(clt_world_t *world, int bodies, int shapes) {
+  if (bodies < 0 || shapes < 0)
+    return FAIL("reserve: bodies and shapes must be >= 0 (got %d and %d)", bodies, shapes);
+  if (set_body_capacity(world, bodies) != CLT_OK || !clt_world_reserve_shapes(world, shapes))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "reserve: out of memory for %d bodies and %d shapes",
+                          bodies, shapes);
   return CLT_OK;
 }
 
@@ -304,8 +383,11 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
   memset(&rec, 0, sizeof rec);
   rec.type = def->type;
   rec.generation = 1;
-  if (def->name) snprintf(rec.name, sizeof rec.name, "%s", def->name);
-  clt_q_identity(rec.frame_rotation);
+  rec.name = "";
+  rec.extra = -1;
+  clt_body_extra_t extra;
+  memset(&extra, 0, sizeof extra);
+  clt_q_identity(extra.frame_rotation);
   clt_body_state_t state;
   memset(&state, 0, sizeof state);
   clt_v3_copy(state.position, def->position);
@@ -330,7 +412,7 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
         return FAIL("%s: mass must be > 0 and finite (got %g): give mass and inertia, or shapes with "
                     "area/volume", label, c.mass);
       rec.mass = c.mass;
-      clt_v3_copy(rec.frame_offset, c.com);
+      clt_v3_copy(extra.frame_offset, c.com);
       if (dim == 2) {
         rec.inertia[0] = c.inertia[2][2];
         double r[2], w = def->angular_velocity[0];
@@ -342,7 +424,7 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
       } else {
         double e[3][3], values[3];
         clt_m3_sym_eigen(c.inertia, values, e);
-        clt_m3_to_q(rec.frame_rotation, e);
+        clt_m3_to_q(extra.frame_rotation, e);
         for (int i = 0; i < 3; i++) rec.inertia[i] = values[i];
         double r[3], w_world[3], wxr[3];
         clt_q_rotate(r, state.orientation, c.com);
@@ -350,9 +432,9 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
         clt_q_rotate(w_world, state.orientation, def->angular_velocity);
         clt_v3_cross(wxr, w_world, r);
         clt_v3_add(state.velocity, state.velocity, wxr);
-        clt_q_mul(state.orientation, state.orientation, rec.frame_rotation);
+        clt_q_mul(state.orientation, state.orientation, extra.frame_rotation);
         clt_q_normalize(state.orientation);
-        clt_q_rotate_inv(state.angular_velocity, rec.frame_rotation, def->angular_velocity);
+        clt_q_rotate_inv(state.angular_velocity, extra.frame_rotation, def->angular_velocity);
       }
       for (int i = 0; i < (dim == 3 ? 3 : 1); i++)
         if (!(rec.inertia[i] > 0.0 && isfinite(rec.inertia[i])))
@@ -364,18 +446,32 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
   } else {
     rec.mass = INFINITY;
     for (int i = 0; i < (dim == 3 ? 3 : 1); i++) rec.inertia[i] = INFINITY;
-    rec.motion = def->motion;
-    clt_v3_copy(rec.base_position, state.position);
-    rec.base_angle = state.angle;
-    clt_q_copy(rec.base_orientation, state.orientation);
-    clt_v3_copy(rec.base_angular_velocity, def->angular_velocity);
+    extra.motion = def->motion;
+    clt_v3_copy(extra.base_position, state.position);
+    extra.base_angle = state.angle;
+    clt_q_copy(extra.base_orientation, state.orientation);
+    clt_v3_copy(extra.base_angular_velocity, def->angular_velocity);
   }
-  clt_v3_copy(rec.drag_linear, def->drag_linear);
-  clt_v3_copy(rec.drag_angular, def->drag_angular);
+  clt_v3_copy(extra.drag_linear, def->drag_linear);
+  clt_v3_copy(extra.drag_angular, def->drag_angular);
+  /* Out of line only where it says something (a frame map other than the identity, bit for bit;
+   * kinematic bodies; given drag): a static body's law is never evaluated (it does not move). */
+  const clt_body_extra_t *fallback = &(const clt_body_extra_t){.frame_rotation = {1.0, 0.0, 0.0, 0.0}};
+  bool has_extra = def->type == CLT_BODY_KINEMATIC ||
+                   memcmp(extra.frame_offset, fallback->frame_offset, sizeof extra.frame_offset) != 0 ||
+                   memcmp(extra.frame_rotation, fallback->frame_rotation, sizeof extra.frame_rotation) != 0;
+  for (int i = 0; i < 3; i++) has_extra = has_extra || extra.drag_linear[i] != 0.0 || extra.drag_angular[i] != 0.0;
 
   int index = world->body_count;
   if (grow_bodies(world, index + 1, world->shape_count + def->shape_count) != CLT_OK)
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);
+  if (has_extra && !clt_grow((void **)&world->body_extras, &world->body_extra_capacity, world->body_extra_count + 1,
+                             sizeof *world->body_extras))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);
+  if (def->name && def->name[0]) {
+    rec.name = copy_name(world, def->name);
+    if (!rec.name) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);
+  }
   rec.shape_first = world->shape_count;
   rec.shape_count = def->shape_count;
   for (int i = 0; i < def->shape_count; i++) {
@@ -383,21 +479,28 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
     const clt_shape_ops_t *ops = clt_shape_ops(s.type);
     if (ops->canonicalize) ops->canonicalize(&s);
     if (dim == 2) {
-      s.local_position[0] -= rec.frame_offset[0];
-      s.local_position[1] -= rec.frame_offset[1];
+      s.local_position[0] -= extra.frame_offset[0];
+      s.local_position[1] -= extra.frame_offset[1];
       memset(s.local_orientation, 0, sizeof s.local_orientation);
       s.local_orientation[0] = 1.0;
     } else {
       double d[3], inv[4];
-      clt_v3_sub(d, s.local_position, rec.frame_offset);
-      clt_q_rotate_inv(s.local_position, rec.frame_rotation, d);
+      clt_v3_sub(d, s.local_position, extra.frame_offset);
+      clt_q_rotate_inv(s.local_position, extra.frame_rotation, d);
       clt_q_normalize(s.local_orientation);
-      clt_q_conj(inv, rec.frame_rotation);
+      clt_q_conj(inv, extra.frame_rotation);
       clt_q_mul(s.local_orientation, inv, s.local_orientation);
       clt_q_normalize(s.local_orientation);
       s.local_angle = 0.0;
     }
-    world->shapes[world->shape_count++] = s;
+    if (!clt_world_push_shape(world, &s)) {
+      while (world->shape_count > rec.shape_first) clt_world_pop_shape(world);
+      return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);
+    }
+  }
+  if (has_extra) {
+    rec.extra = world->body_extra_count++;
+    world->body_extras[rec.extra] = extra;
   }
   world->bodies[index] = rec;
   world->body_count++;
@@ -481,6 +584,6 @@ clt_status_t clt_body_get_shape(const clt_world_t *world, clt_body_id_t body, in
   if (shape_index < 0 || shape_index >= b->shape_count || !out)
     return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT,
                           "get_shape: shape index %d out of range [0, %d)", shape_index, b->shape_count);
-  *out = world->shapes[b->shape_first + shape_index];
+  *out = *clt_world_shape(world, b->shape_first + shape_index);
   return CLT_OK;
 }

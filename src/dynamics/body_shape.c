@@ -26,7 +26,7 @@ static void principal_mass(const clt_world_t *world, int body, double *mass, dou
   clt_v3_set(com, 0.0, 0.0, 0.0);
   memset(inertia, 0, 9 * sizeof(double));
   for (int i = 0; i < b->shape_count; i++) {
-    const clt_shape_def_t *s = &world->shapes[b->shape_first + i];
+    const clt_shape_def_t *s = clt_world_shape(world, b->shape_first + i);
     const clt_shape_ops_t *ops = clt_shape_ops(s->type);
     memset(&props[i], 0, sizeof props[i]);
     clt_v3_set(centre[i], 0.0, 0.0, 0.0);
@@ -43,7 +43,7 @@ static void principal_mass(const clt_world_t *world, int body, double *mass, dou
   clt_v3_scale(com, com, 1.0 / *mass);
   for (int i = 0; i < b->shape_count; i++) {
     if (props[i].mass == 0.0) continue;
-    const clt_shape_def_t *s = &world->shapes[b->shape_first + i];
+    const clt_shape_def_t *s = clt_world_shape(world, b->shape_first + i);
     double d[3], r[3][3], rotated[3][3];
     clt_v3_sub(d, centre[i], com);
     double d2 = clt_v3_dot(d, d);
@@ -64,12 +64,13 @@ static void move_frame(clt_world_t *world, int body, const double c[3], const do
   clt_q_normalize(qe);
   clt_q_conj(qe_inv, qe);
   for (int i = 0; i < b->shape_count; i++) {
-    clt_shape_def_t *s = &world->shapes[b->shape_first + i];
+    clt_shape_def_t moved = *clt_world_shape(world, b->shape_first + i), *s = &moved;
     double d[3];
     clt_v3_sub(d, s->local_position, c);
     clt_m3_mulv_t(s->local_position, e, d);
     clt_q_mul(s->local_orientation, qe_inv, s->local_orientation);
     clt_q_normalize(s->local_orientation);
+    clt_world_set_shape(world, b->shape_first + i, s); /* cannot fail: clt_world_reserve_shape_edits */
   }
   for (int j = 0; j < world->joint_count; j++) {
     clt_joint_rec_t *jr = &world->joints[j];
@@ -118,12 +119,14 @@ static void move_frame(clt_world_t *world, int body, const double c[3], const do
       clt_m3_mulv_t(fr->perp_b, e, d);
     }
   }
-  /* Definition frame → principal frame map: p_principal = R(frame_rotation)ᵀ(p_def − frame_offset). */
+  /* Definition frame → principal frame map: p_principal = R(frame_rotation)ᵀ(p_def − frame_offset).
+   * Cannot fail: clt_body_set_capsule_length made room for the record. */
+  clt_body_extra_t *x = clt_body_extra_mut(world, body);
   double shift[3];
-  clt_q_rotate(shift, b->frame_rotation, c);
-  clt_v3_add(b->frame_offset, b->frame_offset, shift);
-  clt_q_mul(b->frame_rotation, b->frame_rotation, qe);
-  clt_q_normalize(b->frame_rotation);
+  clt_q_rotate(shift, x->frame_rotation, c);
+  clt_v3_add(x->frame_offset, x->frame_offset, shift);
+  clt_q_mul(x->frame_rotation, x->frame_rotation, qe);
+  clt_q_normalize(x->frame_rotation);
   /* State: the new origin's position and velocity, the new axes. */
   clt_body_state_t *s = &world->states[body];
   double r[3], w_world[3], wxr[3];
@@ -153,7 +156,9 @@ clt_status_t clt_body_set_capsule_length(clt_world_t *world, clt_body_id_t body,
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT,
                           "%s: set_capsule_length: shape index %d out of range [0, %d)", label, shape_index,
                           b->shape_count);
-  clt_shape_def_t *shape = &world->shapes[b->shape_first + shape_index];
+  /* Copy-on-write (shape_store.c): the description may be shared with other bodies' shapes. */
+  int shape_id = b->shape_first + shape_index;
+  clt_shape_def_t next_shape = *clt_world_shape(world, shape_id), *shape = &next_shape;
   if (shape->type != CLT_SHAPE_CAPSULE)
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT,
                           "%s: set_capsule_length: shapes[%d] is a %s, not a capsule", label, shape_index,
@@ -162,12 +167,17 @@ clt_status_t clt_body_set_capsule_length(clt_world_t *world, clt_body_id_t body,
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT,
                           "%s: set_capsule_length: length must be >= 0 and finite (got %g)", label, length);
 
+  /* One new description for this shape and, if the frame moves, one per shape of the body. */
+  if (!clt_world_reserve_shape_edits(world, b->shape_count + 1))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: set_capsule_length: out of memory", label);
   double old_length = shape->length;
   shape->length = length;
+  clt_world_set_shape(world, shape_id, shape);
   double mass, com[3], inertia[3][3];
   principal_mass(world, index, &mass, com, inertia);
   if (!(mass > 0.0 && isfinite(mass))) {
     shape->length = old_length;
+    clt_world_set_shape(world, shape_id, shape);
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT,
                           "%s: set_capsule_length: the new shapes give mass %g", label, mass);
   }
@@ -179,6 +189,14 @@ clt_status_t clt_body_set_capsule_length(clt_world_t *world, clt_body_id_t body,
   bool shifted = clt_v3_norm(com) > 1e-14 * size;
   bool rotated = off > 1e-13 * scale;
   double values[3] = {inertia[0][0], inertia[1][1], inertia[2][2]};
+  /* A moved frame is kept out of line (world_internal.h clt_body_extra_t): room for it first. */
+  if ((shifted || rotated) && b->extra < 0 &&
+      !clt_grow((void **)&world->body_extras, &world->body_extra_capacity, world->body_extra_count + 1,
+                sizeof *world->body_extras)) {
+    shape->length = old_length;
+    clt_world_set_shape(world, shape_id, shape);
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: set_capsule_length: out of memory", label);
+  }
   if (shifted || rotated) {
     double e[3][3];
     if (rotated) {

@@ -76,7 +76,7 @@ static void quat_from_z(const double u[3], double q[4]) {
 
 /* World orientation of cell body b's capsule (principal orientation ⊗ the shape's local one). */
 static void capsule_orientation(const clt_world_t *world, int b, double q[4]) {
-  const clt_shape_def_t *s = &world->shapes[world->bodies[b].shape_first];
+  const clt_shape_def_t *s = clt_world_shape(world, world->bodies[b].shape_first);
   clt_q_mul(q, world->states[b].orientation, s->local_orientation);
 }
 
@@ -124,9 +124,9 @@ static clt_status_t adopt(clt_world_t *world, const clt_colony_def_t *def, clt_c
   char label[CLT_NAME_SIZE + 32];
   clt_body_label(world, b, label, sizeof label);
   if (rec->type != CLT_BODY_DYNAMIC || rec->shape_count != 1 ||
-      world->shapes[rec->shape_first].type != CLT_SHAPE_CAPSULE)
+      clt_world_shape(world, rec->shape_first)->type != CLT_SHAPE_CAPSULE)
     return FAIL("colony: first_cell (%s) must be a dynamic body with one capsule shape", label);
-  const clt_shape_def_t *s = &world->shapes[rec->shape_first];
+  const clt_shape_def_t *s = clt_world_shape(world, rec->shape_first);
   if (fabs(2.0 * s->radius - def->diameter) > 1e-12 * def->diameter)
     return FAIL("colony: first_cell (%s) has diameter %g, the colony's is %g", label, 2.0 * s->radius,
                 def->diameter);

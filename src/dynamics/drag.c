@@ -152,22 +152,23 @@ static bool all_zero(const double v[3]) { return v[0] == 0.0 && v[1] == 0.0 && v
 
 bool clt_body_drag(const clt_world_t *world, int body, double zt[3][3], double zr[3][3]) {
   const clt_body_rec_t *b = &world->bodies[body];
+  const clt_body_extra_t *x = clt_body_extra(world, body);
   double identity[4] = {1.0, 0.0, 0.0, 0.0};
-  bool given_t = !all_zero(b->drag_linear), given_r = !all_zero(b->drag_angular);
+  bool given_t = !all_zero(x->drag_linear), given_r = !all_zero(x->drag_angular);
   for (int i = 0; i < 3; i++)
-    if ((given_t && !(b->drag_linear[i] > 0.0)) || (given_r && !(b->drag_angular[i] > 0.0))) return false;
+    if ((given_t && !(x->drag_linear[i] > 0.0)) || (given_r && !(x->drag_angular[i] > 0.0))) return false;
   if (!given_t || !given_r) {
     double eta = world->viscosity, dt[3], dr[3];
     const double *orientation = identity;
     bool ok = false;
     if (b->shape_count == 1) {
-      const clt_shape_def_t *s = &world->shapes[b->shape_first];
+      const clt_shape_def_t *s = clt_world_shape(world, b->shape_first);
       ok = shape_drag(s, eta, dt, dr);
       orientation = s->local_orientation;
     }
     if (!ok) {
       double volume = 0.0;
-      for (int k = 0; k < b->shape_count; k++) volume += shape_volume(&world->shapes[b->shape_first + k]);
+      for (int k = 0; k < b->shape_count; k++) volume += shape_volume(clt_world_shape(world, b->shape_first + k));
       if (!(volume > 0.0)) return false;
       sphere_drag(cbrt(3.0 * volume / (4.0 * CLT_PI_D)), eta, dt, dr);
       orientation = identity;
@@ -175,8 +176,8 @@ bool clt_body_drag(const clt_world_t *world, int body, double zt[3][3], double z
     rotate_diag(orientation, dt, zt);
     rotate_diag(orientation, dr, zr);
   }
-  if (given_t) rotate_diag(identity, b->drag_linear, zt);
-  if (given_r) rotate_diag(identity, b->drag_angular, zr);
+  if (given_t) rotate_diag(identity, x->drag_linear, zt);
+  if (given_r) rotate_diag(identity, x->drag_angular, zr);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       if (!isfinite(zt[i][j]) || !isfinite(zr[i][j]) || (i == j && !(zt[i][i] > 0.0 && zr[i][i] > 0.0))) return false;

@@ -8,7 +8,7 @@
 #include "math/vec.h"
 
 void clt_kinematic_state(const clt_world_t *world, int body, double t, clt_body_state_t *out) {
-  const clt_body_rec_t *b = &world->bodies[body];
+  const clt_body_extra_t *b = clt_body_extra(world, body);
   const clt_motion_t *m = &b->motion;
   double omega_t = 2.0 * CLT_PI * m->frequency;
   double arg = omega_t * t + m->phase;

@@ -184,6 +184,7 @@ clt_status_t clt_world_create(const clt_world_def_t *def, clt_world_t **out, cha
       w->default_material.restitution = md.restitution;
       w->default_material.density = md.density;
       copy_name(w->default_material.name, "default");
+      w->shape_desc_free = -1; /* no free description slot (shape_store.c) */
       clt_world_state_changed(w);
       *out = w;
     }
@@ -196,7 +197,9 @@ void clt_world_destroy(clt_world_t *world) {
   if (!world) return;
   free(world->materials);
   free(world->bodies);
-  free(world->shapes);
+  clt_world_free_shapes(world);
+  free(world->body_extras);
+  clt_world_free_names(world);
   free(world->joints);
   free(world->forces);
   free(world->states);

@@ -26,16 +26,10 @@ typedef struct clt_material_rec_t {
   char name[CLT_NAME_SIZE];
 } clt_material_rec_t;
 
-typedef struct clt_body_rec_t {
-  clt_body_type_t type;
-  uint32_t generation;
-  char name[CLT_NAME_SIZE];
-  double mass;             /* +inf for static / kinematic */
-  double inv_mass;         /* 0 for static / kinematic */
-  double inertia[3];       /* principal moments (2D: [0]); +inf for static / kinematic */
-  double inv_inertia[3];
-  int shape_first;         /* into world->shapes */
-  int shape_count;
+/* What few bodies need, out of line (world->body_extras, by clt_body_rec_t.extra): the map from
+ * the definition frame where it is not the identity (see above), a kinematic body's law, and the
+ * drag a def gave (the rest: identity frame, all zero, clt_body_extra). */
+typedef struct clt_body_extra_t {
   double frame_offset[3];  /* definition frame → principal frame, see above */
   double frame_rotation[4];
   /* Kinematic law reference (principal frame, at t = 0 before the periodic term). */
@@ -48,6 +42,20 @@ typedef struct clt_body_rec_t {
    * computed from the shapes and world->viscosity, by the code that owns the overdamped law). */
   double drag_linear[3];
   double drag_angular[3];
+} clt_body_extra_t;
+
+/* 96 bytes: a granular pile holds 10⁵ of them (bench/granular/results.md "Where the memory goes"). */
+typedef struct clt_body_rec_t {
+  clt_body_type_t type;
+  uint32_t generation;
+  const char *name;        /* "" or a copy (at most CLT_NAME_SIZE − 1 chars) in world->names */
+  double mass;             /* +inf for static / kinematic */
+  double inv_mass;         /* 0 for static / kinematic */
+  double inertia[3];       /* principal moments (2D: [0]); +inf for static / kinematic */
+  double inv_inertia[3];
+  int shape_first;         /* into the world's shapes (clt_world_shape) */
+  int shape_count;
+  int extra;               /* into world->body_extras (moved frame, kinematic, given drag); −1: none */
 } clt_body_rec_t;
 
 /* A joint as stored: anchors and axes converted to the principal frames (world frame for the
@@ -97,8 +105,22 @@ struct clt_world_t {
   int material_count, material_capacity;
   clt_body_rec_t *bodies;
   int body_capacity;
-  clt_shape_def_t *shapes;
+  clt_body_extra_t *body_extras;
+  int body_extra_count, body_extra_capacity;
+  struct clt_name_chunk_t *names; /* body names (clt_body_rec_t.name), in chunks that never move */
+  /* Shapes (principal frame, SPEC.md §0), interned: shape s (body b's are [shape_first,
+   * shape_first + shape_count)) is shape_descs[shape_desc[s]].def, one description shared by every
+   * shape that is bit-for-bit the same (a pile of 10⁵ equal spheres stores one). Read through
+   * clt_world_shape; descriptions are never written in place (copy-on-write: clt_world_set_shape).
+   * src/dynamics/shape_store.c. */
+  int32_t *shape_desc;
   int shape_count, shape_capacity;
+  struct clt_shape_desc_t *shape_descs;
+  int shape_desc_count;    /* slots used (live or on the free list) */
+  int shape_desc_capacity;
+  int shape_desc_free;     /* first free slot (refs 0), chained through next; −1: none */
+  int32_t *shape_buckets;  /* hash → first slot, chained through next; −1: empty */
+  int shape_bucket_count;  /* power of two (0 before the first shape) */
   clt_joint_rec_t *joints;
   int joint_count, joint_capacity;
   clt_force_rec_t *forces;
@@ -124,6 +146,50 @@ struct clt_world_t {
   bool diagnostics_stale; /* state fields of diagnostics out of date (clt_world_state_changed) */
   char error[CLT_ERROR_SIZE];
 };
+
+/* An interned shape description (src/dynamics/shape_store.c): def in canonical form (padding
+ * zero), the hash of its bytes, the number of shapes using it and the hash / free-list chain. */
+typedef struct clt_shape_desc_t {
+  clt_shape_def_t def;
+  uint64_t hash;
+  int32_t refs;
+  int32_t next;
+} clt_shape_desc_t;
+
+/* Shape s of the world (0 ≤ s < shape_count), as stored. The pointer is valid until the next
+ * shape is added or set. */
+static inline const clt_shape_def_t *clt_world_shape(const clt_world_t *world, int s) {
+  return &world->shape_descs[world->shape_desc[s]].def;
+}
+/* Appends a shape (shape_count + 1; capacity from clt_world_reserve_shapes or doubling). */
+bool clt_world_push_shape(clt_world_t *world, const clt_shape_def_t *def);
+/* Removes the last shape (undoing a push). */
+void clt_world_pop_shape(clt_world_t *world);
+/* Replaces shape s by def: the shared description is left to the other shapes using it. */
+bool clt_world_set_shape(clt_world_t *world, int s, const clt_shape_def_t *def);
+/* Room for `edits` more distinct descriptions: the next `edits` clt_world_set_shape calls cannot
+ * fail (a multi-shape edit that must not stop half-way). */
+bool clt_world_reserve_shape_edits(clt_world_t *world, int edits);
+/* Room for `shapes` shapes in total (exact, no slack). */
+bool clt_world_reserve_shapes(clt_world_t *world, int shapes);
+/* Frees the shape storage (clt_world_destroy). */
+void clt_world_free_shapes(clt_world_t *world);
+/* Bytes held by the shape storage (per-shape indices, descriptions, hash buckets) at capacity. */
+size_t clt_world_shape_bytes(const clt_world_t *world);
+
+/* Body i's out-of-line record, or the default one (identity frame map, no motion, drag from the
+ * shapes). */
+static inline const clt_body_extra_t *clt_body_extra(const clt_world_t *world, int i) {
+  static const clt_body_extra_t none = {.frame_rotation = {1.0, 0.0, 0.0, 0.0}};
+  int e = world->bodies[i].extra;
+  return e >= 0 ? &world->body_extras[e] : &none;
+}
+/* Body i's out-of-line record for writing, made (a copy of the default) if it has none; NULL when
+ * out of memory (never after clt_grow of body_extras to body_extra_count + 1). body.c */
+clt_body_extra_t *clt_body_extra_mut(clt_world_t *world, int i);
+
+/* Frees the body names (body.c). */
+void clt_world_free_names(clt_world_t *world);
 
 /* Frees the stepper workspace (src/steppers/step_work.c). */
 void clt_world_free_step_work(clt_world_t *world);

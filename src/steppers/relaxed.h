@@ -40,6 +40,7 @@ typedef struct clt_relaxed_work_t {
   int *colour;                     /* by contact index */
   int *order;                      /* contact index by slot (clt_relaxed_colour) */
   int *ends;                       /* 2 per contact: its dynamic bodies (or −1), the colouring's input */
+  int *slot;                       /* slot by contact index (the warm start's walk in contact order) */
   unsigned char *hot;              /* by slot: the last update exceeded RELAXED_HOT × tolerance (the
                                       focused passes revisit it) */
   int *hot_list;                   /* the hot slots in slot order (serial focused passes) */
@@ -52,6 +53,8 @@ typedef struct clt_relaxed_work_t {
   double *dv;      /* 8 per body: M̂⁻¹ Gᵀ x, linear part at [0, 3), angular at [4, 7) */
   double *inv;     /* 8 per body: 1/m at [0], the diagonal of J⁻¹ at [4, 7) (M̂ is diagonal in the
                       relaxed scheme) */
+  double *rot;     /* 3D: 9 per body, the rotation matrix of its orientation (built once per solve and
+                      read by every block of the body: build_block3) */
   int *dyn;        /* body index if dynamic, else −1 */
   uint64_t *mask;  /* colours used by the body's contacts */
   double *margin, *grown; /* the swept active-set margin of each body, and after its neighbours' (clt_stage_relaxed_collide) */

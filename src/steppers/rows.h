@@ -28,7 +28,7 @@ typedef struct clt_row_t {
 
 /* An active contact (SPEC.md §1 "Active set", §5): geometry frozen at q. */
 typedef struct clt_contact_t {
-  int shape_a, shape_b;  /* indices into world->shapes */
+  int shape_a, shape_b;  /* shape indices (clt_world_shape) */
   int body_a, body_b;
   int feature;           /* narrow-phase feature id: (shape_a, shape_b, feature) is the contact key */
   double distance;       /* Φ at q */
@@ -127,18 +127,25 @@ typedef struct clt_step_work_t {
    * ellipsoid / ring iteration that did not converge): no contact was made for them, and a
    * warning went to the world's log (stage_collide.c). */
   int collide_failed;
+  /* the parallel narrow phase's per-thread contact buffers (stage_collide.c), created on first use */
+  struct clt_collide_threads_t *collide_threads;
 
   /* contact memory: current (state) and the one being built this step (swapped on commit) */
   int memory_count, memory_capacity;
   clt_contact_memory_t *memory;
   int next_memory_count, next_memory_capacity;
   clt_contact_memory_t *next_memory;
-  /* contacts of the last step for clt_world_get_contact, and those of the step being taken
-   * (swapped on commit) */
+  /* The contacts of the last step for clt_world_get_contact (report_count of them; a step that
+   * fails leaves none: 0 is set when a step starts). report_lazy (stage remember): each entry is
+   * made where it is read, from contacts[j] and its impulses in z (clt_contact_report_get): no
+   * 96-byte record per contact and step (bench/granular/results.md "Where the memory goes"). A
+   * stage that overwrites contacts, z, joint_rows or friction_directions after stage remember
+   * (the position projections of stage_post.c) first calls clt_contact_report_keep; stage relcp
+   * writes report directly (report_lazy false). */
   int report_count, report_capacity;
   clt_contact_info_t *report;
-  int next_report_count, next_report_capacity;
-  clt_contact_info_t *next_report;
+  bool report_lazy;
+  bool report_solved; /* the step's z holds the impulses (else they are reported as 0) */
   /* joint impulses of the last step, 6 per joint (state; warm start), and the next ones */
   int joint_impulse_capacity;
   double *joint_impulse, *next_joint_impulse;
@@ -148,6 +155,10 @@ typedef struct clt_step_work_t {
   struct clt_relcp_work_t *relcp;
 } clt_step_work_t;
 
+/* Contact report entry `index` (< report_count) of the last step (rows.h, report_lazy). */
+void clt_contact_report_get(const clt_world_t *world, const clt_step_work_t *work, int index, clt_contact_info_t *out);
+/* Copies a lazy report into work->report, so that contacts and z can be overwritten. */
+clt_status_t clt_contact_report_keep(clt_world_t *world, clt_step_work_t *work);
 /* The memory entry of a contact key, or NULL. */
 const clt_contact_memory_t *clt_find_contact_memory(const clt_step_work_t *work, int shape_a, int shape_b,
                                                     int feature);
@@ -190,6 +201,7 @@ clt_status_t clt_build_spring_rows(clt_world_t *world, clt_step_work_t *work, do
 void clt_record_spring_targets(clt_world_t *world, clt_step_work_t *work, double h);
 /* Finds the active contacts (Φ ≤ max_distance) at the current state into work->contacts. */
 clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *work, double max_distance);
+void clt_collide_threads_destroy(struct clt_collide_threads_t *threads);
 /* The same with a per-body margin (body_margin[i] ≥ 0 for every body, or NULL): body i's bounds grow
  * by it and a pair is active when Φ ≤ max_distance + the two bodies' margins (the relaxed scheme's
  * swept active set, relaxed.h). */

@@ -16,6 +16,20 @@
 #include "steppers/relaxed.h"
 #include "steppers/stepper.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* OpenMP (issue [granular]: 10⁵-body piles): the per-body and per-pair loops run in parallel from
+ * this many bodies / pairs on (below it a parallel region costs more than the loop; the pile of
+ * N = 10³, whose swept broad phase reports about 4500 pairs, stays on one thread). Every result
+ * is independent of the number of threads: per-body and per-pair outputs go to their own slots,
+ * contacts are concatenated in pair order (contiguous ranges of pairs per thread), and the only
+ * reductions are max / and (order-independent). The narrow-phase functions called here keep no
+ * static scratch; each thread has its own contact points. */
+#define COLLIDE_PARALLEL_MIN 4096
+#define COLLIDE_PAIR_PARALLEL_MIN 16384
+
 static const clt_material_rec_t *shape_material(const clt_world_t *world, const clt_shape_def_t *s) {
   if (s->material >= 0 && s->material < world->material_count) return &world->materials[s->material];
   return &world->default_material;
@@ -62,6 +76,24 @@ static bool plane_of(const clt_world_t *world, const clt_shape_def_t *shape, con
   return true;
 }
 
+/* The world position of a sphere centred on its body's origin (local_position 0) exactly as
+ * clt_place_shape computes it — the pose's position plus the body rotation of the zero vector,
+ * whose signed zeros depend only on the signs of the orientation's components, which its
+ * normalization keeps — without the normalizations and rotation matrices a sphere's bounds and
+ * the sphere–sphere pair do not use (at 10⁵ spheres 5·10⁵ placements per step). false: not such a
+ * sphere. */
+static bool centred_sphere(const clt_shape_def_t *shape, const clt_collide_pose_t *pose, double position[3]) {
+  if (shape->type != CLT_SHAPE_SPHERE || shape->local_position[0] != 0.0 || shape->local_position[1] != 0.0 ||
+      shape->local_position[2] != 0.0)
+    return false;
+  double q[4], offset[3];
+  clt_q_copy(q, pose->orientation);
+  if (!(clt_q_norm(q) > 0.0)) clt_q_identity(q); /* (as clt_place_shape) */
+  clt_q_rotate(offset, q, shape->local_position);
+  clt_v3_add(position, pose->position, offset);
+  return true;
+}
+
 /* The proxies of every shape (proxy index = shape index) at the current state; body_margin (NULL:
  * none) grows the bounds of each body's shapes (clt_find_contacts_swept). */
 static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const double *body_margin) {
@@ -74,6 +106,7 @@ static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const 
     w->proxies = p;
     w->proxy_capacity = cap;
   }
+#pragma omp parallel for schedule(static) if (world->body_count >= COLLIDE_PARALLEL_MIN)
   for (int i = 0; i < world->body_count; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     clt_collide_pose_t pose;
@@ -81,8 +114,18 @@ static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const 
     for (int k = 0; k < b->shape_count; k++) {
       int s = b->shape_first + k;
       clt_broadphase_proxy_t *p = &w->proxies[s];
-      p->unbounded = !clt_shape_bounds(&world->shapes[s], &pose, p->lower, p->upper);
-      p->has_plane = p->unbounded && plane_of(world, &world->shapes[s], &pose, p);
+      const clt_shape_def_t *shape = clt_world_shape(world, s);
+      double centre[3];
+      if (world->dimension == 3 && centred_sphere(shape, &pose, centre)) {
+        for (int d = 0; d < 3; d++) { /* clt_shape_bounds of a sphere */
+          p->lower[d] = centre[d] - shape->radius;
+          p->upper[d] = centre[d] + shape->radius;
+        }
+        p->unbounded = false;
+      } else {
+        p->unbounded = !clt_shape_bounds(shape, &pose, p->lower, p->upper);
+      }
+      p->has_plane = p->unbounded && plane_of(world, shape, &pose, p);
       if (p->has_plane && body_margin) p->plane_offset += body_margin[i];
       if (body_margin && !p->unbounded)
         for (int d = 0; d < 3; d++) {
@@ -109,7 +152,8 @@ static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double m
 
 /* The relaxed scheme's passes over the pairs place every sphere once (clt_place_shape, as
  * clt_collide would for each of its pairs) and run sphere–sphere pairs directly on those: the
- * same function on the same input as clt_collide, without placing each sphere once per pair.
+ * same function on the same input as clt_collide, without placing each sphere once per pair
+ * (a sphere centred on its body gets only its def and position: centred_sphere).
  * Returns the placed shapes by shape index (only spheres are set), or NULL (other schemes, or out
  * of memory: clt_collide for every pair). */
 static const clt_placed_shape_t *place_spheres(clt_world_t *world, clt_step_work_t *w) {
@@ -118,33 +162,37 @@ static const clt_placed_shape_t *place_spheres(clt_world_t *world, clt_step_work
   if (world->shape_count > r->placed_capacity &&
       !clt_step_work_grow((void **)&r->placed, &r->placed_capacity, world->shape_count, sizeof *r->placed))
     return NULL;
+#pragma omp parallel for schedule(static) if (world->body_count >= COLLIDE_PARALLEL_MIN)
   for (int i = 0; i < world->body_count; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     clt_collide_pose_t pose;
     bool posed = false;
     for (int k = 0; k < b->shape_count; k++) {
       int sh = b->shape_first + k;
-      if (world->shapes[sh].type != CLT_SHAPE_SPHERE) continue;
+      if (clt_world_shape(world, sh)->type != CLT_SHAPE_SPHERE) continue;
       if (!posed) body_pose(world, i, &pose);
       posed = true;
-      clt_place_shape(&world->shapes[sh], &pose, 3, &r->placed[sh]);
+      /* a centred sphere: only what clt_collide_sphere_sphere reads (def, position) */
+      r->placed[sh].def = clt_world_shape(world, sh);
+      if (!centred_sphere(r->placed[sh].def, &pose, r->placed[sh].position))
+        clt_place_shape(clt_world_shape(world, sh), &pose, 3, &r->placed[sh]);
     }
   }
   return r->placed;
 }
 
-/* clt_collide of shapes sa and sb (bodies ba and bb) into w->points. */
-static int collide_pair(clt_world_t *world, clt_step_work_t *w, const clt_placed_shape_t *placed, int sa, int sb,
-                        int ba, int bb, double reach) {
-  const clt_shape_def_t *a = &world->shapes[sa], *b = &world->shapes[sb];
+/* clt_collide of shapes sa and sb (bodies ba and bb) into points (CLT_MAX_PAIR_CONTACTS). */
+static int collide_pair(const clt_world_t *world, clt_contact_point_t *points, const clt_placed_shape_t *placed,
+                        int sa, int sb, int ba, int bb, double reach) {
+  const clt_shape_def_t *a = clt_world_shape(world, sa), *b = clt_world_shape(world, sb);
   if (placed && a->type == CLT_SHAPE_SPHERE && b->type == CLT_SHAPE_SPHERE) {
-    int count = clt_collide_sphere_sphere(&placed[sa], &placed[sb], reach, w->points);
+    int count = clt_collide_sphere_sphere(&placed[sa], &placed[sb], reach, points);
     return count < 0 ? CLT_COLLIDE_FAILED : count;
   }
   clt_collide_pose_t pa, pb;
   body_pose(world, ba, &pa);
   body_pose(world, bb, &pb);
-  return clt_collide(a, &pa, b, &pb, reach, w->points, CLT_MAX_PAIR_CONTACTS);
+  return clt_collide(a, &pa, b, &pb, reach, points, CLT_MAX_PAIR_CONTACTS);
 }
 
 static bool joined(const clt_world_t *world, int a, int b) {
@@ -184,37 +232,71 @@ static double pair_reach(const clt_world_t *world, const double *body_margin, in
   return max_distance + fmax(0.0, fmin(own, relative));
 }
 
-clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, double max_distance,
-                                     const double *body_margin) {
-  w->contact_count = 0;
-  w->collide_failed = 0;
-  if (world->shape_count == 0) return CLT_OK;
-  clt_status_t st = broad_phase(world, w, max_distance, body_margin);
-  if (st != CLT_OK) return st;
-  const clt_placed_shape_t *placed = place_spheres(world, w);
-  for (int k = 0; k < w->broadphase.pair_count; k++) {
+/* Contacts of a range of pairs, appended to a buffer in pair order (one per thread). */
+typedef struct collide_out_t {
+  clt_contact_t *contacts;
+  int count, capacity;
+  int failed;       /* pairs whose narrow phase failed */
+  int first_failed; /* the first of them (pair index), −1: none */
+  bool out_of_memory;
+} collide_out_t;
+
+struct clt_collide_threads_t {
+  int count;
+  collide_out_t *out;
+};
+
+void clt_collide_threads_destroy(struct clt_collide_threads_t *t) {
+  if (!t) return;
+  for (int i = 0; i < t->count; i++) free(t->out[i].contacts);
+  free(t->out);
+  free(t);
+}
+
+/* The per-thread buffers of the parallel narrow phase, for `threads` threads (NULL: out of memory). */
+static struct clt_collide_threads_t *collide_threads(clt_step_work_t *w, int threads) {
+  struct clt_collide_threads_t *t = w->collide_threads;
+  if (!t) {
+    t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    w->collide_threads = t;
+  }
+  if (t->count < threads) {
+    collide_out_t *out = realloc(t->out, (size_t)threads * sizeof *out);
+    if (!out) return NULL;
+    memset(out + t->count, 0, (size_t)(threads - t->count) * sizeof *out);
+    t->out = out;
+    t->count = threads;
+  }
+  return t;
+}
+
+/* The narrow phase of pairs [k0, k1) of the broad phase, appended to out. */
+static void collide_range(const clt_world_t *world, const clt_step_work_t *w, const clt_placed_shape_t *placed,
+                          double max_distance, const double *body_margin, int k0, int k1, collide_out_t *out) {
+  clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
+  for (int k = k0; k < k1; k++) {
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
     int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
     if (world->joint_count > 0 && joined(world, ba, bb)) continue;
     double reach = body_margin ? pair_reach(world, body_margin, ba, bb, max_distance) : max_distance;
-    int count = collide_pair(world, w, placed, sa, sb, ba, bb, reach);
+    int count = collide_pair(world, points, placed, sa, sb, ba, bb, reach);
     if (count == CLT_COLLIDE_FAILED) {
       /* No trustworthy point (smooth.h): never taken as "apart" silently — counted, and reported
        * once per call with the first such pair. */
-      if (w->collide_failed++ == 0)
-        clt_world_log(world, CLT_LOG_WARNING,
-                      "step %lld: narrow phase failed for shapes %d and %d (bodies %d, %d); no contact made",
-                      (long long)world->step_count + 1, sa, sb, ba, bb);
+      if (out->failed++ == 0) out->first_failed = k;
       continue;
     }
     if (count <= 0) continue;
-    if (!clt_step_work_reserve_contacts(w, w->contact_count + count))
-      return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory (%d contacts)", w->contact_count);
-    const clt_material_rec_t *ma = shape_material(world, &world->shapes[sa]);
-    const clt_material_rec_t *mb = shape_material(world, &world->shapes[sb]);
+    if (!clt_step_work_grow((void **)&out->contacts, &out->capacity, out->count + count, sizeof *out->contacts)) {
+      out->out_of_memory = true;
+      return;
+    }
+    const clt_material_rec_t *ma = shape_material(world, clt_world_shape(world, sa));
+    const clt_material_rec_t *mb = shape_material(world, clt_world_shape(world, sb));
     for (int i = 0; i < count; i++) {
-      const clt_contact_point_t *p = &w->points[i];
-      clt_contact_t *c = &w->contacts[w->contact_count++];
+      const clt_contact_point_t *p = &points[i];
+      clt_contact_t *c = &out->contacts[out->count++];
       memset(c, 0, sizeof *c);
       c->shape_a = sa;
       c->shape_b = sb;
@@ -229,6 +311,89 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
       c->restitution = sqrt(ma->restitution * mb->restitution);
     }
   }
+}
+
+clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, double max_distance,
+                                     const double *body_margin) {
+  w->contact_count = 0;
+  w->collide_failed = 0;
+  if (world->shape_count == 0) return CLT_OK;
+  clt_status_t st = broad_phase(world, w, max_distance, body_margin);
+  if (st != CLT_OK) return st;
+  const clt_placed_shape_t *placed = place_spheres(world, w);
+  int pairs = w->broadphase.pair_count, threads = 1, first_failed = -1;
+  bool out_of_memory = false;
+#ifdef _OPENMP
+  if (pairs >= COLLIDE_PAIR_PARALLEL_MIN) threads = omp_get_max_threads();
+#endif
+  struct clt_collide_threads_t *ct = threads > 1 ? collide_threads(w, threads) : NULL;
+  if (!ct) {
+    /* one thread: straight into the contacts */
+    collide_out_t out = {w->contacts, 0, w->contact_capacity, 0, -1, false};
+    collide_range(world, w, placed, max_distance, body_margin, 0, pairs, &out);
+    w->contacts = out.contacts;
+    w->contact_capacity = out.capacity;
+    w->contact_count = out.count;
+    w->collide_failed = out.failed;
+    first_failed = out.first_failed;
+    out_of_memory = out.out_of_memory;
+  } else {
+    /* Each thread takes a contiguous range of the pairs: the first thread's contacts go straight
+     * into the contacts, the others' into their buffers, appended in thread order after one
+     * barrier: the contacts come out in pair order, as from one thread. (Blocks appended in an
+     * ordered loop would keep the buffers small but hand over once per block, which a loaded
+     * machine turns into waits for descheduled threads.) */
+    ct->out[0].contacts = w->contacts;
+    ct->out[0].capacity = w->contact_capacity;
+    int team = 1;
+#pragma omp parallel num_threads(threads)
+    {
+      int me = 0, nt = 1;
+#ifdef _OPENMP
+      me = omp_get_thread_num();
+      nt = omp_get_num_threads();
+#endif
+      collide_out_t *out = &ct->out[me];
+      out->count = 0;
+      out->failed = 0;
+      out->first_failed = -1;
+      out->out_of_memory = false;
+      int k0 = (int)((int64_t)pairs * me / nt), k1 = (int)((int64_t)pairs * (me + 1) / nt);
+      collide_range(world, w, placed, max_distance, body_margin, k0, k1, out);
+#pragma omp barrier
+#pragma omp single
+      {
+        team = nt;
+        w->contacts = ct->out[0].contacts;
+        w->contact_capacity = ct->out[0].capacity;
+        int total = 0;
+        for (int t = 0; t < nt; t++) {
+          out_of_memory = out_of_memory || ct->out[t].out_of_memory;
+          total += ct->out[t].count;
+          if (w->collide_failed == 0) first_failed = ct->out[t].first_failed;
+          w->collide_failed += ct->out[t].failed;
+        }
+        if (!out_of_memory && !clt_step_work_reserve_contacts(w, total)) out_of_memory = true;
+      }
+      if (!out_of_memory && me > 0 && out->count > 0) {
+        int at = 0;
+        for (int t = 0; t < me; t++) at += ct->out[t].count;
+        memcpy(w->contacts + at, out->contacts, (size_t)out->count * sizeof *w->contacts);
+      }
+    }
+    ct->out[0].contacts = NULL; /* (thread 0's buffer is the contacts) */
+    ct->out[0].capacity = 0;
+    if (!out_of_memory)
+      for (int t = 0; t < team; t++) w->contact_count += ct->out[t].count;
+  }
+  if (first_failed >= 0) {
+    int sa = w->broadphase.pairs[first_failed].a, sb = w->broadphase.pairs[first_failed].b;
+    clt_world_log(world, CLT_LOG_WARNING,
+                  "step %lld: narrow phase failed for shapes %d and %d (bodies %d, %d); no contact made",
+                  (long long)world->step_count + 1, sa, sb, w->proxies[sa].body, w->proxies[sb].body);
+  }
+  if (out_of_memory)
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory (%d contacts)", w->contact_count);
   if (w->collide_failed > 1)
     clt_world_log(world, CLT_LOG_WARNING, "step %lld: narrow phase failed for %d shape pairs in all",
                   (long long)world->step_count + 1, w->collide_failed);
@@ -246,7 +411,7 @@ static double rotation_reach(const clt_world_t *world, int i) {
   const clt_body_rec_t *b = &world->bodies[i];
   double reach = 0.0;
   for (int k = 0; k < b->shape_count; k++) {
-    const clt_shape_def_t *sh = &world->shapes[b->shape_first + k];
+    const clt_shape_def_t *sh = clt_world_shape(world, b->shape_first + k);
     if (sh->type == CLT_SHAPE_HALFSPACE || sh->type == CLT_SHAPE_HALFPLANE) return -1.0;
     double off = clt_v3_norm(sh->local_position);
     if (sh->type == CLT_SHAPE_SPHERE && off == 0.0) continue;
@@ -270,6 +435,7 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, 
   if (!r) return;
   r->reuse_valid = false;
   if (!clt_relaxed_reserve(r, 0, world->body_count)) return;
+#pragma omp parallel for schedule(static) if (world->body_count >= COLLIDE_PARALLEL_MIN)
   for (int i = 0; i < world->body_count; i++) {
     memcpy(r->reuse_pose + 8 * (size_t)i, &world->states[i], 8 * sizeof(double));
     r->reuse_allow[i] = body_margin[i] + eps;
@@ -290,6 +456,8 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, 
  * phase (bounds grown by margin_i + ε on every side; a half-space's reach 2ε) reported it. The
  * slack covers rounding. Shapes do not change within a relaxed step (no API changes a shape; the
  * colony's growth runs in its own pipeline, whose steps end the validity through the step count). */
+static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_work_t *r, int i);
+
 static bool kept_pairs_cover(const clt_world_t *world, const clt_step_work_t *w) {
   const clt_relaxed_work_t *r = w->relaxed;
   if (!r || !r->reuse_valid || r->reuse_bodies != world->body_count || r->reuse_shapes != world->shape_count)
@@ -297,27 +465,33 @@ static bool kept_pairs_cover(const clt_world_t *world, const clt_step_work_t *w)
   /* only for the state the step ends in (and changes of it within the allowance): not for a failed
    * step's restored state, a loaded one, or after another pipeline's steps (shapes that grew) */
   if (world->step_count != r->reuse_step + 1) return false;
-  for (int i = 0; i < world->body_count; i++) {
-    if (r->reuse_type[i] != (unsigned char)world->bodies[i].type) return false;
-    const double *then = r->reuse_pose + 8 * (size_t)i;
-    const clt_body_state_t *s = &world->states[i];
-    if (memcmp(then, s, 8 * sizeof(double)) == 0) continue;
-    double reach = r->reuse_reach[i];
-    if (world->bodies[i].shape_count == 0) continue;
-    if (reach < 0.0) return false; /* a half-space moved */
-    double dx = 0.0, dq = 0.0;
-    for (int k = 0; k < 3; k++) dx += (s->position[k] - then[k]) * (s->position[k] - then[k]);
-    double rot;
-    if (world->dimension == 2) {
-      rot = fabs(s->angle - then[3]);
-    } else {
-      for (int k = 0; k < 4; k++) dq += (s->orientation[k] - then[4 + k]) * (s->orientation[k] - then[4 + k]);
-      rot = 2.0 * sqrt(dq);
-    }
-    double moved = sqrt(dx) + rot * reach;
-    if (!(moved * (1.0 + 1e-6) + 1e-9 <= r->reuse_allow[i])) return false;
+  bool covered = true; /* an and over the bodies: the same for any split over threads */
+#pragma omp parallel for schedule(static) reduction(&& : covered) if (world->body_count >= COLLIDE_PARALLEL_MIN)
+  for (int i = 0; i < world->body_count; i++)
+    covered = covered && body_within_allowance(world, r, i);
+  return covered;
+}
+
+/* kept_pairs_cover for body i. */
+static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_work_t *r, int i) {
+  if (r->reuse_type[i] != (unsigned char)world->bodies[i].type) return false;
+  const double *then = r->reuse_pose + 8 * (size_t)i;
+  const clt_body_state_t *s = &world->states[i];
+  if (memcmp(then, s, 8 * sizeof(double)) == 0) return true;
+  double reach = r->reuse_reach[i];
+  if (world->bodies[i].shape_count == 0) return true;
+  if (reach < 0.0) return false; /* a half-space moved */
+  double dx = 0.0, dq = 0.0;
+  for (int k = 0; k < 3; k++) dx += (s->position[k] - then[k]) * (s->position[k] - then[k]);
+  double rot;
+  if (world->dimension == 2) {
+    rot = fabs(s->angle - then[3]);
+  } else {
+    for (int k = 0; k < 4; k++) dq += (s->orientation[k] - then[4 + k]) * (s->orientation[k] - then[4 + k]);
+    rot = 2.0 * sqrt(dq);
   }
-  return true;
+  double moved = sqrt(dx) + rot * reach;
+  return moved * (1.0 + 1e-6) + 1e-9 <= r->reuse_allow[i];
 }
 
 double clt_world_penetration(clt_world_t *world) {
@@ -330,16 +504,19 @@ double clt_world_penetration(clt_world_t *world) {
    * narrow phase sees the same pairs. */
   bool kept = kept_pairs_cover(world, w);
   if (kept ? place_proxies(world, w, NULL) != CLT_OK : broad_phase(world, w, 0.0, NULL) != CLT_OK) return NAN;
-  double worst = 0.0;
+  double worst = 0.0; /* a max: the same for any split of the pairs over threads */
   const clt_placed_shape_t *placed = place_spheres(world, w);
-  for (int k = 0; k < w->broadphase.pair_count; k++) {
+  int pairs = w->broadphase.pair_count;
+#pragma omp parallel for schedule(static) reduction(max : worst) if (pairs >= COLLIDE_PAIR_PARALLEL_MIN)
+  for (int k = 0; k < pairs; k++) {
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
     if (kept && !clt_broadphase_pair_test(&w->proxies[sa], &w->proxies[sb], world->dimension, 0.0)) continue;
     int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
     if (world->joint_count > 0 && joined(world, ba, bb)) continue;
-    int count = collide_pair(world, w, placed, sa, sb, ba, bb, 0.0);
+    clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
+    int count = collide_pair(world, points, placed, sa, sb, ba, bb, 0.0);
     for (int i = 0; i < count; i++)
-      if (-w->points[i].distance > worst) worst = -w->points[i].distance;
+      if (-points[i].distance > worst) worst = -points[i].distance;
   }
   return worst;
 }

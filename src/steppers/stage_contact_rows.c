@@ -167,6 +167,51 @@ static int memory_order(const void *pa, const void *pb) {
   return 0;
 }
 
+/* Entry j of the contact report from contact j and its impulses in z (rows.h layout). */
+static void report_entry(const clt_world_t *world, const clt_step_work_t *w, const direction_table_t *table, int j,
+                         clt_contact_info_t *info) {
+  int m = w->friction_directions, blk = m + 2;
+  const clt_contact_t *ct = &w->contacts[j];
+  const double *z = w->z + w->joint_rows + j * blk;
+  memset(info, 0, sizeof *info);
+  info->body_a = ct->body_a;
+  info->body_b = ct->body_b;
+  for (int k = 0; k < 3; k++) info->point[k] = 0.5 * (ct->point_a[k] + ct->point_b[k]);
+  clt_v3_copy(info->normal, ct->normal);
+  info->distance = ct->distance;
+  if (!w->report_solved) return;
+  info->normal_impulse = z[0];
+  clt_v3_scale(info->impulse, ct->normal, z[0]);
+  double t1[3], t2[3];
+  clt_contact_tangents(world, ct->normal, t1, t2);
+  for (int k = 0; k < m; k++) {
+    double d[3];
+    table_direction(world, table, t1, t2, k, m, d);
+    clt_v3_axpy(info->impulse, info->impulse, z[1 + k], d);
+  }
+}
+
+void clt_contact_report_get(const clt_world_t *world, const clt_step_work_t *w, int index, clt_contact_info_t *out) {
+  if (!w->report_lazy) {
+    *out = w->report[index];
+    return;
+  }
+  direction_table_t table;
+  direction_table(&table, w->friction_directions);
+  report_entry(world, w, &table, index, out);
+}
+
+clt_status_t clt_contact_report_keep(clt_world_t *world, clt_step_work_t *w) {
+  if (!w->report_lazy) return CLT_OK;
+  if (!clt_step_work_grow((void **)&w->report, &w->report_capacity, w->report_count, sizeof *w->report))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (contact report)");
+  direction_table_t table;
+  direction_table(&table, w->friction_directions);
+  for (int j = 0; j < w->report_count; j++) report_entry(world, w, &table, j, &w->report[j]);
+  w->report_lazy = false;
+  return CLT_OK;
+}
+
 /* Stage "remember": the memory for the next step from this step's impulses (rules above): contact
  * entries into next_memory (sorted by key), joint impulses into next_joint_impulse; the commit
  * stage makes them the state's. */
@@ -182,38 +227,13 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
   for (int i = 0; solved && i < w->joint_rows; i++)
     w->next_joint_impulse[6 * w->joint_row_owner[i] + w->joint_row_component[i]] = w->z[i];
   int m = w->friction_directions, blk = m + 2;
-  if (w->contact_count > w->next_report_capacity) {
-    int cap = w->next_report_capacity > 0 ? w->next_report_capacity : 16;
-    while (cap < w->contact_count) cap *= 2;
-    clt_contact_info_t *p = realloc(w->next_report, (size_t)cap * sizeof *p);
-    if (!p) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (contact report)");
-    w->next_report = p;
-    w->next_report_capacity = cap;
-  }
-  w->next_report_count = w->contact_count;
+  /* The contact report (clt_world_get_contact) is read from the contacts and z where it is asked
+   * for (report_entry): nothing is copied per step (rows.h). */
+  w->report_count = w->contact_count;
+  w->report_lazy = true;
+  w->report_solved = solved;
   direction_table_t table;
   direction_table(&table, m);
-  for (int j = 0; j < w->contact_count; j++) {
-    const clt_contact_t *ct = &w->contacts[j];
-    const double *z = w->z + w->joint_rows + j * blk;
-    clt_contact_info_t *info = &w->next_report[j];
-    memset(info, 0, sizeof *info);
-    info->body_a = ct->body_a;
-    info->body_b = ct->body_b;
-    for (int k = 0; k < 3; k++) info->point[k] = 0.5 * (ct->point_a[k] + ct->point_b[k]);
-    clt_v3_copy(info->normal, ct->normal);
-    info->distance = ct->distance;
-    if (!solved) continue;
-    info->normal_impulse = z[0];
-    clt_v3_scale(info->impulse, ct->normal, z[0]);
-    double t1[3], t2[3];
-    clt_contact_tangents(world, ct->normal, t1, t2);
-    for (int k = 0; k < m; k++) {
-      double d[3];
-      table_direction(world, &table, t1, t2, k, m, d);
-      clt_v3_axpy(info->impulse, info->impulse, z[1 + k], d);
-    }
-  }
   for (int j = 0; solved && j < w->contact_count; j++) {
     const clt_contact_t *ct = &w->contacts[j];
     const double *z = w->z + w->joint_rows + j * blk;
@@ -253,7 +273,12 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
     }
     w->next_memory[w->next_memory_count++] = next;
   }
-  if (w->next_memory_count > 1)
-    qsort(w->next_memory, (size_t)w->next_memory_count, sizeof *w->next_memory, memory_order);
+  /* The contacts come in pair order (the broad phase's pairs are sorted), so the entries usually
+   * are in key order already: glibc's qsort would allocate a copy of the array (64 bytes per
+   * entry at the step's peak) to sort it again. Keys are unique: either way the same order. */
+  bool sorted = true;
+  for (int i = 1; sorted && i < w->next_memory_count; i++)
+    sorted = memory_order(&w->next_memory[i - 1], &w->next_memory[i]) < 0;
+  if (!sorted) qsort(w->next_memory, (size_t)w->next_memory_count, sizeof *w->next_memory, memory_order);
   return CLT_OK;
 }

@@ -4,9 +4,14 @@
 #include "math/vec.h"
 #include "steppers/stepper.h"
 
+/* Bodies are independent: from this many on the loop runs on the OpenMP threads (the same result
+ * for any number of threads; below it a parallel region costs more than the loop). */
+#define INTEGRATE_PARALLEL_MIN 4096
+
 clt_status_t clt_stage_integrate(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   double h = c->h;
+#pragma omp parallel for schedule(static) if (world->body_count >= INTEGRATE_PARALLEL_MIN)
   for (int i = 0; i < world->body_count; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     clt_body_state_t *s = &world->states[i];

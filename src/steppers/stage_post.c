@@ -41,7 +41,8 @@ static clt_status_t project_once(clt_step_context_t *c, clt_status_t (*extra)(cl
   clt_world_t *world = c->world;
   clt_step_work_t *w = c->work;
   clt_problem_kind_t kind = {false, false};
-  clt_status_t st = clt_compute_inverse_mass(world, w, c->h, true);
+  clt_status_t st = clt_contact_report_keep(world, w); /* the dynamics step's contacts and z are overwritten */
+  if (st == CLT_OK) st = clt_compute_inverse_mass(world, w, c->h, true);
   if (st == CLT_OK) st = clt_build_joint_rows(world, w);
   if (st == CLT_OK && extra) st = extra(world, w);
   if (st == CLT_OK) st = clt_find_contacts(world, w, world->method.active_set_eps);

@@ -269,7 +269,7 @@ static clt_status_t build_instances(clt_world_t *world, clt_relcp_work_t *w, boo
   int np = 0, per = world->method.multisphere_count;
   if (proxies) {
     for (int s = 0; s < ns; s++) {
-      clt_shape_type_t t = world->shapes[s].type;
+      clt_shape_type_t t = clt_world_shape(world, s)->type;
       bool replaced = t == CLT_SHAPE_ELLIPSOID || t == CLT_SHAPE_CAPSULE || (t == CLT_SHAPE_TORUS && per >= 3);
       np += replaced ? (per > 1 ? per : 1) : 1;
     }
@@ -282,7 +282,7 @@ static clt_status_t build_instances(clt_world_t *world, clt_relcp_work_t *w, boo
     for (int k = 0; k < b->shape_count; k++) {
       int s = b->shape_first + k;
       clt_shape_instance_t *in = &w->instances[s];
-      in->shape = &world->shapes[s];
+      in->shape = clt_world_shape(world, s);
       in->body = i;
       in->fixed = b->type != CLT_BODY_DYNAMIC;
       w->instance_shape[s] = s;
@@ -295,7 +295,7 @@ static clt_status_t build_instances(clt_world_t *world, clt_relcp_work_t *w, boo
     const clt_body_rec_t *b = &world->bodies[i];
     for (int k = 0; k < b->shape_count; k++) {
       int s = b->shape_first + k;
-      const clt_shape_def_t *shape = &world->shapes[s];
+      const clt_shape_def_t *shape = clt_world_shape(world, s);
       clt_shape_type_t t = shape->type;
       bool replaced = t == CLT_SHAPE_ELLIPSOID || t == CLT_SHAPE_CAPSULE || (t == CLT_SHAPE_TORUS && per >= 3);
       int count = replaced ? clt_multisphere_build(shape, per, centres, radii) : 0;
@@ -561,11 +561,11 @@ static void trial_state(const clt_world_t *world, clt_relcp_work_t *w, double h,
 }
 
 static clt_status_t report(clt_world_t *world, clt_step_work_t *sw, const clt_relcp_work_t *w, double scale) {
-  if (!clt_grow((void **)&sw->next_report, &sw->next_report_capacity, w->count, sizeof *sw->next_report))
+  if (!clt_grow((void **)&sw->report, &sw->report_capacity, w->count, sizeof *sw->report))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory (contact report)");
   for (int p = 0; p < w->count; p++) {
     const clt_relcp_constraint_t *c = &w->constraints[p];
-    clt_contact_info_t *r = &sw->next_report[p];
+    clt_contact_info_t *r = &sw->report[p];
     memset(r, 0, sizeof *r);
     r->body_a = c->body_a;
     r->body_b = c->body_b;
@@ -575,7 +575,8 @@ static clt_status_t report(clt_world_t *world, clt_step_work_t *sw, const clt_re
     r->normal_impulse = scale * w->lambda[p];
     clt_v3_scale(r->impulse, c->normal, r->normal_impulse);
   }
-  sw->next_report_count = w->count;
+  sw->report_count = w->count;
+  sw->report_lazy = false;
   return CLT_OK;
 }
 

@@ -354,7 +354,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     double reach = 0.0; /* farthest shape point from the body origin, where rotation moves surfaces */
     double spin = world->dimension == 2 ? fabs(s->angular_velocity[0]) : clt_v3_norm(s->angular_velocity);
     for (int k = 0; spin > 0.0 && k < b->shape_count; k++) {
-      const clt_shape_def_t *sh = &world->shapes[b->shape_first + k];
+      const clt_shape_def_t *sh = clt_world_shape(world, b->shape_first + k);
       double off = clt_v3_norm(sh->local_position);
       if (sh->type == CLT_SHAPE_SPHERE && off == 0.0) continue;
       clt_collide_pose_t pose;

@@ -13,17 +13,20 @@
  * built this step (stage "remember") becomes the state's. */
 clt_status_t clt_stage_commit(clt_step_context_t *c) {
   clt_world_t *world = c->world;
+  /* the first body with a non-finite state (a min: the same for any number of OpenMP threads) */
+  int first = world->body_count;
+#pragma omp parallel for schedule(static) reduction(min : first) if (world->body_count >= 4096)
   for (int i = 0; i < world->body_count; i++) {
     const double *v = (const double *)&world->states[i];
-    for (size_t k = 0; k < sizeof world->states[i] / sizeof(double); k++) {
-      if (!isfinite(v[k])) {
-        char label[CLT_NAME_SIZE + 32];
-        clt_body_label(world, i, label, sizeof label);
-        return clt_world_fail(world, CLT_ERR_NUMERICAL,
-                              "step %lld: the state of %s became non-finite; the state before the step is "
-                              "kept", (long long)c->step, label);
-      }
-    }
+    for (size_t k = 0; k < sizeof world->states[i] / sizeof(double); k++)
+      if (!isfinite(v[k]) && i < first) first = i;
+  }
+  if (first < world->body_count) {
+    char label[CLT_NAME_SIZE + 32];
+    clt_body_label(world, first, label, sizeof label);
+    return clt_world_fail(world, CLT_ERR_NUMERICAL,
+                          "step %lld: the state of %s became non-finite; the state before the step is "
+                          "kept", (long long)c->step, label);
   }
   clt_step_work_t *w = c->work;
   clt_contact_memory_t *m = w->memory;
@@ -34,14 +37,6 @@ clt_status_t clt_stage_commit(clt_step_context_t *c) {
   w->next_memory = m;
   w->next_memory_capacity = cap;
   w->next_memory_count = 0;
-  clt_contact_info_t *r = w->report;
-  int rcap = w->report_capacity;
-  w->report = w->next_report;
-  w->report_capacity = w->next_report_capacity;
-  w->report_count = w->next_report_count;
-  w->next_report = r;
-  w->next_report_capacity = rcap;
-  w->next_report_count = 0;
   double *ji = w->joint_impulse;
   w->joint_impulse = w->next_joint_impulse;
   w->next_joint_impulse = ji;
@@ -99,7 +94,8 @@ clt_status_t clt_world_step(clt_world_t *world) {
   d.step = c.step;
   work->next_memory_count = 0;
   work->lcp_n = 0;
-  work->next_report_count = 0;
+  work->report_count = 0; /* the report is rebuilt by this step; none if it fails (rows.h) */
+  work->report_lazy = false;
 
   for (int k = 0; k < c.scheme->stage_count; k++) {
     const clt_stage_t *stage = &c.scheme->stages[k];
@@ -114,6 +110,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
     }
     if (st != CLT_OK) {
       restore(world, time0, step0);
+      work->report_count = 0; /* no contacts of a failed step (rows.h) */
       return st;
     }
   }

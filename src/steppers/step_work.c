@@ -49,11 +49,11 @@ void clt_step_work_destroy(clt_step_work_t *w) {
   free(w->body_list);
   free(w->scratch);
   clt_broadphase_destroy(&w->broadphase);
+  clt_collide_threads_destroy(w->collide_threads);
   free(w->proxies);
   free(w->memory);
   free(w->next_memory);
   free(w->report);
-  free(w->next_report);
   clt_relaxed_work_destroy(w->relaxed);
   clt_relcp_work_destroy(w->relcp);
   free(w);
@@ -183,7 +183,7 @@ const clt_contact_memory_t *clt_find_contact_memory(const clt_step_work_t *w, in
  * ½ a h² per step (0.15 m at h = 0.1 s and Γ = 3 in scenes/papers/brazilnut.json), which the
  * stabilization term then pays back as a kick of Φ/h. Constant velocities are unchanged. */
 static void kinematic_step_velocity(const clt_world_t *world, int body, double u[3]) {
-  const clt_motion_t *m = &world->bodies[body].motion;
+  const clt_motion_t *m = &clt_body_extra(world, body)->motion;
   if (!(m->frequency > 0.0) || (m->amplitude[0] == 0.0 && m->amplitude[1] == 0.0 && m->amplitude[2] == 0.0))
     return;
   double h = world->time_step, w = 2.0 * CLT_PI * m->frequency;
@@ -235,7 +235,7 @@ clt_status_t clt_world_get_contact(const clt_world_t *world, int index, clt_cont
   if (!out || index < 0 || index >= count)
     return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT,
                           "get_contact: index %d out of range (the last step has %d contacts)", index, count);
-  *out = world->step_work->report[index];
+  clt_contact_report_get(world, world->step_work, index, out);
   return CLT_OK;
 }
 

@@ -38,8 +38,8 @@ static const char *scene3d =
     " \"gravity\": \"$g\",\n"
     " \"method\": {\"scheme\": \"baumgarte\", \"alpha\": 50, \"solver\": \"bgs\", \"warm_start\": "
     "\"$warm\",\n"
-    "            \"friction_directions\": 6, \"gyroscopic\": \"semi-implicit\", \"on_unconverged\": "
-    "\"warn\"},\n"
+    "            \"absolute_tolerance\": true, \"friction_directions\": 6, \"gyroscopic\": \"semi-implicit\",\n"
+    "            \"on_unconverged\": \"warn\"},\n"
     " \"materials\": {\"steel\": {\"density\": 7800, \"friction\": 0.25, \"restitution\": 0.5}},\n"
     " \"bodies\": [\n"
     "  {\"name\": \"$who\", \"mass\": \"$m\", \"inertia\": [1, 2, 3], \"position\": [1, 2, 3],\n"
@@ -77,6 +77,7 @@ static void test_mapping_3d(void) {
   CHECK(wd->method.alpha == 50);
   CHECK(wd->method.solver == CLT_SOLVER_BGS);
   CHECK(wd->method.warm_start == false);
+  CHECK(wd->method.absolute_tolerance == true);
   CHECK(wd->method.friction_directions == 6);
   CHECK(wd->method.gyroscopic == CLT_GYRO_SEMI_IMPLICIT);
   CHECK(wd->method.on_unconverged == CLT_UNCONVERGED_WARN);

@@ -7,7 +7,9 @@
  *  - bit-identical results for 1 and 2 OpenMP threads on a layer large enough for the parallel
  *    coloured sweeps, and after checkpoint/resume;
  *  - an unconverged solve is reported as such; a joint inside the QP (free multipliers);
- *  - a stack of 3 boxes stands (non-diagonal contact blocks: the local solve iterates).
+ *  - a stack of 3 boxes stands (non-diagonal contact blocks: the local solve iterates);
+ *  - method.absolute_tolerance: the unscaled stop test is the stricter one in a landing step, and a
+ *    pile run with it solves every step and stays within 1 % of r.
  * The builders and the bodies that differ only in the solver (rest, cone, fail, joint) are in
  * relaxed_util.h, shared with test_relaxed.c. */
 #include <math.h>
@@ -58,6 +60,59 @@ static void pile(clt_friction_cone_t cone) {
   CHECK_LE(r.ke, 1e-4 * r.ke_peak);
   CHECK(r.unsolved == 0);
   clt_world_destroy(w);
+}
+
+/* method.absolute_tolerance: the stop test without the 1 + ‖b‖∞ scale. From the same state, in the
+ * step of the pile's run with the most sweeps under the scaled test (the second layer landing: ‖b‖∞
+ * about its speed, so the scaled test is the looser one), the absolute test takes more sweeps and
+ * both solve; a whole run with it solves every step, penetrates < 1 % of r and comes to rest. */
+static void absolute_tolerance(void) {
+  const double tol = 1e-3;
+  clt_world_def_t wd = relaxed_def(0.01, CLT_SOLVER_BGS);
+  wd.method.friction_cone = CLT_CONE_CIRCULAR;
+  wd.method.tolerance = tol;
+  wd.method.max_iterations = 200000;
+  clt_world_t *rel = relaxed_pile_world(&wd);
+  wd.method.absolute_tolerance = true;
+  clt_world_t *abs_w = relaxed_pile_world(&wd), *run = relaxed_pile_world(&wd);
+  static unsigned char blob[1 << 16], best_blob[1 << 16];
+  size_t best_size = 0;
+  int best_sweeps = -1, best_step = 0;
+  for (int n = 0; n < 40; n++) {
+    size_t size = clt_world_state_size(rel);
+    CHECK(size <= sizeof blob && clt_world_save_state(rel, blob, sizeof blob) == CLT_OK);
+    CHECK(clt_world_step(rel) == CLT_OK);
+    clt_diagnostics_t d;
+    clt_world_get_diagnostics(rel, &d);
+    if (d.iterations > best_sweeps) {
+      best_sweeps = d.iterations;
+      best_step = n + 1;
+      best_size = size;
+      memcpy(best_blob, blob, size);
+    }
+  }
+  CHECK(clt_world_load_state(rel, best_blob, best_size) == CLT_OK);
+  CHECK(clt_world_load_state(abs_w, best_blob, best_size) == CLT_OK);
+  CHECK(clt_world_step(rel) == CLT_OK && clt_world_step(abs_w) == CLT_OK);
+  clt_diagnostics_t dr, da;
+  clt_world_get_diagnostics(rel, &dr);
+  clt_world_get_diagnostics(abs_w, &da);
+  relaxed_pile_t r = relaxed_pile_run(run, true, "sweeps");
+  printf("absolute tolerance %.0e: step %d of the pile (%d contacts): sweeps %d scaled test, %d absolute "
+         "(residual %.3g / %.3g, both scaled); whole run: max penetration %.3g m, KE end/peak %.3g, sweeps mean "
+         "%.1f, unsolved %d\n",
+         tol, best_step, dr.contacts, dr.iterations, da.iterations, dr.residual, da.residual, r.pen,
+         r.ke / r.ke_peak, (double)r.total / 150.0, r.unsolved);
+  CHECK(dr.iterations == best_sweeps); /* the reload repeats the step */
+  CHECK(dr.solver_status == CLT_SOLVE_SOLVED && da.solver_status == CLT_SOLVE_SOLVED);
+  CHECK(da.iterations > dr.iterations);
+  CHECK_LE(da.residual, dr.residual);
+  CHECK_LE(r.pen, 0.01 * 0.05);
+  CHECK_LE(r.ke, 1e-4 * r.ke_peak);
+  CHECK(r.unsolved == 0);
+  clt_world_destroy(rel);
+  clt_world_destroy(abs_w);
+  clt_world_destroy(run);
 }
 
 /* The same QP solved by APGD (generator form, stage_solve_relaxed.c) and by the block Gauss–Seidel
@@ -183,6 +238,7 @@ int main(int argc, char **argv) {
     pile(CLT_CONE_CIRCULAR);
   }
   if (!*only || !strcmp(only, "threads")) threads_and_resume();
+  if (!*only || !strcmp(only, "absolute")) absolute_tolerance();
   if (!*only || !strcmp(only, "apgd")) {
     against_apgd(CLT_CONE_POLYHEDRAL);
     against_apgd(CLT_CONE_CIRCULAR);
