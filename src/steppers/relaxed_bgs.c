@@ -391,6 +391,18 @@ bool clt_relaxed_reserve(clt_relaxed_work_t *r, int contacts, int bodies) { retu
 /* ---------------------------------------------------------------------------------------------
  * Building the blocks */
 
+/* A block's three rows (directions dir, angular parts ang_a and ang_b), stored transposed: the
+ * block's three velocities are then one 4-lane expression per column in the sweep. */
+static void store_rows(clt_relaxed_contact_t *ct, const double dir[3][3], const double ang_a[3][3],
+                       const double ang_b[3][3]) {
+  for (int i = 0; i < 3; i++)
+    for (int k = 0; k < 3; k++) {
+      ct->jt[i][k] = dir[k][i];
+      ct->jt[3 + i][k] = ang_a[k][i];
+      ct->jt[6 + i][k] = ang_b[k][i];
+    }
+}
+
 /* Angular parts sign · Rᵀ(ρ × d_k) of body `body` at the world point p (SPEC.md §0). */
 static void side_rows(const clt_world_t *world, int body, const double p[3], double (*dirs)[3], int dim, double sign,
                       double (*ang)[3]) {
@@ -433,13 +445,7 @@ static void build_block(const clt_world_t *world, const clt_step_work_t *w, clt_
     clt_v3_set(dir[2], 0.0, 0.0, 0.0);
   side_rows(world, c->body_a, c->point_a, dir, dim, -1.0, ang_a);
   side_rows(world, c->body_b, c->point_b, dir, dim, 1.0, ang_b);
-  /* the rows (dir, ang_a, ang_b), transposed */
-  for (int i = 0; i < 3; i++)
-    for (int k = 0; k < 3; k++) {
-      ct->jt[i][k] = dir[k][i];
-      ct->jt[3 + i][k] = ang_a[k][i];
-      ct->jt[6 + i][k] = ang_b[k][i];
-    }
+  store_rows(ct, dir, ang_a, ang_b);
   /* b = J v_free (kinematic bodies with their prescribed velocity) + Δ on the normal row */
   double va[6], vb[6];
   clt_body_velocity6(world, c->body_a, va);
@@ -540,12 +546,7 @@ static void build_block3(const clt_world_t *world, const clt_step_work_t *w, clt
   clt_v3_basis(c->normal, dir[1], dir[2]); /* clt_contact_tangents in 3D */
   side_rows3(world, r->rot + 9 * (size_t)(c->body_a >= 0 ? c->body_a : 0), c->body_a, c->point_a, dir, -1.0, ang_a);
   side_rows3(world, r->rot + 9 * (size_t)(c->body_b >= 0 ? c->body_b : 0), c->body_b, c->point_b, dir, 1.0, ang_b);
-  for (int i = 0; i < 3; i++)
-    for (int k = 0; k < 3; k++) {
-      ct->jt[i][k] = dir[k][i];
-      ct->jt[3 + i][k] = ang_a[k][i];
-      ct->jt[6 + i][k] = ang_b[k][i];
-    }
+  store_rows(ct, dir, ang_a, ang_b);
   double va[6], vb[6];
   body_velocity6(world, c->body_a, va);
   body_velocity6(world, c->body_b, vb);
