@@ -102,6 +102,10 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
  * those pairs instead of running the broad phase again (stage_collide.c). Any other broad phase
  * on work clears it. */
 void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps, const double *body_margin);
+/* The farthest point of body i's bounded shapes from its origin that a rotation moves (a sphere
+ * centred on the body does not count: rotating it leaves its bounds as they are); *unbounded tells
+ * whether the body also has an unbounded shape (stage_collide.c). */
+double clt_body_rotation_reach(const clt_world_t *world, int i, bool *unbounded);
 
 /* Stage "contact rows" of scheme relaxed: per active contact Δ = bias(Φ) + the restitution term
  * (SPEC.md §1) and the start-of-step normal velocity (the restitution rule of the other schemes);

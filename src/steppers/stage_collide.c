@@ -404,22 +404,22 @@ clt_status_t clt_stage_collide(clt_step_context_t *c) {
   return clt_find_contacts(c->world, c->work, c->world->method.active_set_eps);
 }
 
-/* The farthest point of body i's shapes from its origin that a rotation moves (a sphere centred on
- * the body does not count: rotating it leaves its bounds as they are), or −1 when the body has an
- * unbounded shape. */
-static double rotation_reach(const clt_world_t *world, int i) {
+double clt_body_rotation_reach(const clt_world_t *world, int i, bool *unbounded) {
   const clt_body_rec_t *b = &world->bodies[i];
   double reach = 0.0;
+  *unbounded = false;
   for (int k = 0; k < b->shape_count; k++) {
     const clt_shape_def_t *sh = clt_world_shape(world, b->shape_first + k);
-    if (sh->type == CLT_SHAPE_HALFSPACE || sh->type == CLT_SHAPE_HALFPLANE) return -1.0;
     double off = clt_v3_norm(sh->local_position);
     if (sh->type == CLT_SHAPE_SPHERE && off == 0.0) continue;
     clt_collide_pose_t pose;
     memset(&pose, 0, sizeof pose);
     pose.orientation[0] = 1.0;
     double lo[3], hi[3];
-    if (!clt_shape_bounds(sh, &pose, lo, hi)) return -1.0;
+    if (!clt_shape_bounds(sh, &pose, lo, hi)) {
+      *unbounded = true; /* a half-space: no finite reach */
+      continue;
+    }
     double far = 0.0;
     for (int d = 0; d < 3; d++) {
       double e = fmax(fabs(lo[d]), fabs(hi[d]));
@@ -428,6 +428,13 @@ static double rotation_reach(const clt_world_t *world, int i) {
     reach = fmax(reach, sqrt(far));
   }
   return reach;
+}
+
+/* clt_body_rotation_reach, or −1 when the body has an unbounded shape. */
+static double rotation_reach(const clt_world_t *world, int i) {
+  bool unbounded;
+  double reach = clt_body_rotation_reach(world, i, &unbounded);
+  return unbounded ? -1.0 : reach;
 }
 
 void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, const double *body_margin) {

@@ -351,24 +351,9 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     if (b->type == CLT_BODY_STATIC) continue;
     double acc[3];
     for (int k = 0; k < 3; k++) acc[k] = b->type == CLT_BODY_DYNAMIC ? world->gravity[k] + world->force_acc[i][k] * b->inv_mass : 0.0;
-    double reach = 0.0; /* farthest shape point from the body origin, where rotation moves surfaces */
     double spin = world->dimension == 2 ? fabs(s->angular_velocity[0]) : clt_v3_norm(s->angular_velocity);
-    for (int k = 0; spin > 0.0 && k < b->shape_count; k++) {
-      const clt_shape_def_t *sh = clt_world_shape(world, b->shape_first + k);
-      double off = clt_v3_norm(sh->local_position);
-      if (sh->type == CLT_SHAPE_SPHERE && off == 0.0) continue;
-      clt_collide_pose_t pose;
-      memset(&pose, 0, sizeof pose);
-      pose.orientation[0] = 1.0;
-      double lo[3], hi[3];
-      if (!clt_shape_bounds(sh, &pose, lo, hi)) continue; /* unbounded: no finite reach */
-      double far = 0.0;
-      for (int d = 0; d < 3; d++) {
-        double e = fmax(fabs(lo[d]), fabs(hi[d]));
-        far += e * e;
-      }
-      reach = fmax(reach, sqrt(far));
-    }
+    bool unbounded; /* a half-space adds no finite reach: its motion is in the other terms */
+    double reach = spin > 0.0 ? clt_body_rotation_reach(world, i, &unbounded) : 0.0;
     r->margin[i] = h * (clt_v3_norm(s->velocity) + h * clt_v3_norm(acc) + spin * reach);
   }
   /* Contacts change velocities within the step: a grain falling onto one that has just stopped, or
