@@ -57,7 +57,13 @@ typedef struct clt_relaxed_work_t {
                       read by every block of the body: build_block3) */
   int *dyn;        /* body index if dynamic, else −1 */
   uint64_t *mask;  /* colours used by the body's contacts */
-  double *margin, *grown; /* the swept active-set margin of each body, and after its neighbours' (clt_stage_relaxed_collide) */
+  /* The swept active set (clt_stage_relaxed_collide), per body: the own margin (free flight), the
+   * part of it that is not h|u| (acceleration, rotation), the box [vlo, vhi] (3 each) of the linear
+   * velocities it may have from time vt of the step on, and the margin its bounds grow by. */
+  double *margin, *slack, *vlo, *vhi, *vt, *grown;
+  int *stamp;         /* the last pass of the spreading that changed the body's box */
+  double widen_pair, widen_fixed; /* how far pair_reach widens the boxes (clt_stage_relaxed_collide) */
+  int spread_sweeps;  /* passes the boxes took in the last collide stage (0: all slow) */
   /* The swept broad phase's pairs (work->broadphase) stand in for the penetration diagnostics'
    * broad phase (clt_world_penetration, stage_collide.c) while every body is within its allowance
    * of where it was then (clt_relaxed_keep_pairs). */
@@ -89,12 +95,15 @@ bool clt_relaxed_reserve(clt_relaxed_work_t *r, int contacts, int bodies);
 clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work);
 
 /* Stage "collide" of scheme relaxed: the active set of SPEC.md §1 with an adaptive ε̂ (allowed
- * there as an option): a pair is active when Φ ≤ ε̂ + m_A + m_B, m_i = h (‖u_i‖ + h ‖a_i‖ + ‖ω_i‖ R_i)
- * a bound on how far body i's surface can move this step (a_i = gravity + applied force / m; R_i
+ * there as an option): a contact point is active when its gap can close this step. Body i moves at
+ * most m_i = h (‖u_i‖ + h ‖a_i‖ + ‖ω_i‖ R_i) in free flight (a_i = gravity + applied force / m; R_i
  * the distance from the body origin to its farthest shape point; 0 for static bodies and for a
- * body whose shapes are spheres centred on it). A contact that cannot close this step has
- * Δ = γΦ/h larger than its approach speed and stays inactive in the QP; one that can is in the
- * active set before it penetrates, whatever the speed (a grain falling 6 m/s moves 6 cm a step). */
+ * body whose shapes are spheres centred on it); what contact does within the step is bounded by a
+ * box of velocities per body, spread from the pairs that can touch (stage_solve_relaxed.c), and a
+ * point is kept when its gap can close along its normal given the two boxes (stage_collide.c,
+ * pair_reach). A contact that cannot close this step has Δ = γΦ/h larger than its approach speed
+ * and stays inactive in the QP; one that can is in the active set before it penetrates, whatever
+ * the speed (a grain falling 6 m/s moves 6 cm a step). */
 clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
 
 /* After clt_find_contacts_swept(world, work, eps, body_margin): records the state and the margins

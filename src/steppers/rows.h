@@ -202,9 +202,10 @@ void clt_record_spring_targets(clt_world_t *world, clt_step_work_t *work, double
 /* Finds the active contacts (Φ ≤ max_distance) at the current state into work->contacts. */
 clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *work, double max_distance);
 void clt_collide_threads_destroy(struct clt_collide_threads_t *threads);
-/* The same with a per-body margin (body_margin[i] ≥ 0 for every body, or NULL): body i's bounds grow
- * by it and a pair is active when Φ ≤ max_distance + the two bodies' margins (the relaxed scheme's
- * swept active set, relaxed.h). */
+/* The same with the relaxed scheme's swept active set (relaxed.h), or body_margin NULL: body i's
+ * bounds grow by body_margin[i], which must be work->relaxed->grown as clt_stage_relaxed_collide
+ * left it, and a point is active when its gap can close this step given the velocity boxes there
+ * (stage_collide.c, pair_reach). */
 clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *work, double max_distance,
                                      const double *body_margin);
 /* The broad phase alone (work->broadphase.pairs over work->proxies, proxy index = shape index),

@@ -211,25 +211,87 @@ clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *w, double ma
   return clt_find_contacts_swept(world, w, max_distance, NULL);
 }
 
-/* How far apart a pair may be and still close within the step, for the swept active set. Each
- * body's margin bounds its own motion over the step and contains h·|u| (its linear velocity at the
- * step start; stage_solve_relaxed.c: h (|u| + h |a| + |ω| reach)); what closes the gap is the
- * relative motion, so the two h·|u| terms are replaced by h·|u_A − u_B| (never more than the sum).
- * Bodies falling or moving together (a loose pile in free fall, grains riding a container) then
- * keep ε̂ + h²(|a_A| + |a_B|) instead of ε̂ + 2h|u|: on the 8000-sphere pile at t = 0.12 s 64
- * instead of 19 522 speculative grain–grain contacts. */
-static double pair_reach(const clt_world_t *world, const double *body_margin, int a, int b, double max_distance) {
-  double h = world->time_step;
-  const double *ua = world->states[a].velocity, *ub = world->states[b].velocity;
-  double na = 0.0, nb = 0.0, nr = 0.0;
+/* How far apart a pair may be and still close within the step, for the swept active set
+ * (clt_stage_relaxed_collide): each body moves at u until time vt of the step and with a velocity
+ * in its box [vlo, vhi] after, plus its slack (acceleration, rotation). The narrow phase gets the
+ * isotropic bound, ε̂ + the slacks + t₀|u_A − u_B| + (h − t₀) max |v_A − v_B| over the boxes
+ * (t₀ = the earlier vt); each point it returns is then kept only if its gap can close along its
+ * own normal n (A to B): Φ ≤ ε̂ + the slacks + t₀ (nᵀ(u_A − u_B))⁺ + (h − t₀) max nᵀ(v_A − v_B).
+ * The distance of two convex shapes under a translation d is at least Φ − nᵀd (the separating
+ * plane of n moves by nᵀd), so nothing that can touch is dropped. Bodies falling together (a
+ * loose pile in free fall, grains riding a container) keep ε̂ + h²(|a_A| + |a_B|); the grains of
+ * a column beside each other, whose boxes open only along the fall, get no contact. */
+typedef struct pair_motion_t {
+  double t0, slack, h;
+  double w0[3];          /* u_A − u_B */
+  double wlo[3], whi[3]; /* the box of v_A − v_B */
+} pair_motion_t;
+
+static double pair_reach(const clt_world_t *world, const clt_relaxed_work_t *r, int a, int b, double max_distance,
+                         pair_motion_t *m) {
+  static const double zero[3] = {0.0, 0.0, 0.0};
+  const double *ua = world->bodies[a].type == CLT_BODY_STATIC ? zero : world->states[a].velocity;
+  const double *ub = world->bodies[b].type == CLT_BODY_STATIC ? zero : world->states[b].velocity;
+  m->h = world->time_step;
+  m->t0 = fmin(r->vt[a], r->vt[b]);
+  m->slack = max_distance + r->slack[a] + r->slack[b];
+  double n0 = 0.0, nw = 0.0;
+  bool da = world->bodies[a].type == CLT_BODY_DYNAMIC, db = world->bodies[b].type == CLT_BODY_DYNAMIC;
+  double f = da && db ? r->widen_pair : r->widen_fixed, fa = da ? f : 0.0, fb = db ? f : 0.0;
   for (int k = 0; k < 3; k++) {
-    na += ua[k] * ua[k];
-    nb += ub[k] * ub[k];
-    nr += (ua[k] - ub[k]) * (ua[k] - ub[k]);
+    double la = r->vlo[3 * (size_t)a + k], ha = r->vhi[3 * (size_t)a + k];
+    double lb = r->vlo[3 * (size_t)b + k], hb = r->vhi[3 * (size_t)b + k];
+    double ea = fa * (ha - la), eb = fb * (hb - lb);
+    m->w0[k] = ua[k] - ub[k];
+    m->wlo[k] = (la - ea) - (hb + eb);
+    m->whi[k] = (ha + ea) - (lb - eb);
+    n0 += m->w0[k] * m->w0[k];
+    nw += fmax(m->wlo[k] * m->wlo[k], m->whi[k] * m->whi[k]);
   }
-  double own = body_margin[a] + body_margin[b];
-  double relative = own - h * (sqrt(na) + sqrt(nb)) + h * sqrt(nr);
-  return max_distance + fmax(0.0, fmin(own, relative));
+  return m->slack + m->t0 * sqrt(n0) + (m->h - m->t0) * sqrt(nw);
+}
+
+/* The velocity of body i's material point x (world frame) at the step start. */
+static void point_velocity(const clt_world_t *world, int i, const double x[3], double v[3]) {
+  v[0] = v[1] = v[2] = 0.0;
+  if (world->bodies[i].type == CLT_BODY_STATIC) return;
+  const clt_body_state_t *s = &world->states[i];
+  double w[3] = {0.0, 0.0, 0.0}, r[3], wr[3];
+  if (world->dimension == 2) w[2] = s->angular_velocity[0];
+  else clt_v3_copy(w, s->angular_velocity);
+  clt_v3_sub(r, x, s->position);
+  clt_v3_cross(wr, w, r);
+  clt_v3_add(v, s->velocity, wr);
+}
+
+/* Whether a point of the pair (shapes sa and sb of bodies a and b, gap Φ, normal n from A to B,
+ * friction μ) can bear this step (pair_reach): its gap can close along n, or it bore last step and
+ * is within h μ |slip| of closing, slip the tangential velocity of the two points at the step
+ * start. The relaxed cone lets a contact bear at Φ ≤ h(μ‖T v⁺‖ − nᵀv⁺): a block sliding at
+ * 1.2 m/s with μ = 0.3 rides 3.6 mm above its slope, and without its contact it would fall back
+ * and be thrown up again every other step. A new contact at such a gap is the cone's artefact,
+ * not Coulomb's law (a grain sliding 2 cm past a wall at 5 m/s would be pushed off it), and is
+ * left out. */
+static bool point_can_close(const clt_world_t *world, const clt_step_work_t *w, const pair_motion_t *m, int sa,
+                            int sb, int a, int b, const clt_contact_point_t *p, double mu) {
+  const double *n = p->normal;
+  double c0 = 0.0, cw = 0.0;
+  for (int k = 0; k < 3; k++) {
+    c0 += n[k] * m->w0[k];
+    cw += n[k] * (n[k] >= 0.0 ? m->whi[k] : m->wlo[k]);
+  }
+  double reach = m->slack + m->t0 * fmax(c0, 0.0) + (m->h - m->t0) * fmax(cw, 0.0);
+  if (p->distance <= reach) return true;
+  if (!(mu > 0.0)) return false;
+  const clt_contact_memory_t *last = clt_find_contact_memory(w, sa, sb, p->feature);
+  if (!last || !(last->normal_impulse > 0.0)) return false;
+  double va[3], vb[3], slip[3];
+  point_velocity(world, a, p->point_a, va);
+  point_velocity(world, b, p->point_b, vb);
+  clt_v3_sub(slip, va, vb);
+  double sn = clt_v3_dot(slip, n);
+  for (int k = 0; k < 3; k++) slip[k] -= sn * n[k];
+  return p->distance <= reach + m->h * mu * clt_v3_norm(slip);
 }
 
 /* Contacts of a range of pairs, appended to a buffer in pair order (one per thread). */
@@ -279,7 +341,8 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
     int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
     if (world->joint_count > 0 && joined(world, ba, bb)) continue;
-    double reach = body_margin ? pair_reach(world, body_margin, ba, bb, max_distance) : max_distance;
+    pair_motion_t motion = {0};
+    double reach = body_margin ? pair_reach(world, w->relaxed, ba, bb, max_distance, &motion) : max_distance;
     int count = collide_pair(world, points, placed, sa, sb, ba, bb, reach);
     if (count == CLT_COLLIDE_FAILED) {
       /* No trustworthy point (smooth.h): never taken as "apart" silently — counted, and reported
@@ -296,6 +359,8 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
     const clt_material_rec_t *mb = shape_material(world, clt_world_shape(world, sb));
     for (int i = 0; i < count; i++) {
       const clt_contact_point_t *p = &points[i];
+      double mu = sqrt(ma->friction * mb->friction);
+      if (body_margin && !point_can_close(world, w, &motion, sa, sb, ba, bb, p, mu)) continue;
       clt_contact_t *c = &out->contacts[out->count++];
       memset(c, 0, sizeof *c);
       c->shape_a = sa;
@@ -307,7 +372,7 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
       memcpy(c->normal, p->normal, sizeof c->normal);
       memcpy(c->point_a, p->point_a, sizeof c->point_a);
       memcpy(c->point_b, p->point_b, sizeof c->point_b);
-      c->friction = sqrt(ma->friction * mb->friction);
+      c->friction = mu;
       c->restitution = sqrt(ma->restitution * mb->restitution);
     }
   }
@@ -317,6 +382,8 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
                                      const double *body_margin) {
   w->contact_count = 0;
   w->collide_failed = 0;
+  if (body_margin && !(w->relaxed && body_margin == w->relaxed->grown))
+    return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, "collide: a swept margin without its velocity boxes");
   if (world->shape_count == 0) return CLT_OK;
   clt_status_t st = broad_phase(world, w, max_distance, body_margin);
   if (st != CLT_OK) return st;
