@@ -410,8 +410,9 @@ static void usage(FILE *f) {
           "  --ode-iterations K   dWorldQuickStep iterations (default 20)\n"
           "  --mujoco-njmax K     mujoco-sized: largest njmax (default 8000; 2.2 allocates njmax^2 numbers)\n"
           "  --clatter-scheme S, --clatter-solver S, --clatter-tolerance X, --clatter-iterations K\n"
-          "                       override engine_clatter.c's per-scene method\n"
-          "  --clatter-absolute-tolerance  clatter's stop test without the 1 + |b|inf scale\n"
+          "                       override engine_clatter.c's method for the piles (the stack and\n"
+          "                       the chain keep theirs)\n"
+          "  --clatter-absolute-tolerance  the piles' stop test without the 1 + |b|inf scale\n"
           "                       (method.absolute_tolerance; docs/scene-format.md)\n");
 }
 

@@ -67,7 +67,9 @@ static int solver_from_name(const char *name, clt_solver_kind_t *out) {
  * sweeps. Stack: APGD, tolerance
  * 1e-6, 500 iterations, m_C = 8 (the block Gauss–Seidel converges too slowly on the 4-point
  * box–box manifolds: docs/stepping.md). The chain: the default scheme (anitescu-hart) with Lemke.
- * --clatter-* options override. */
+ * --clatter-* options override the piles' method only: the stack and the chain keep theirs (an
+ * earlier driver applied them everywhere, and the piles' tolerance 2e-2 made the APGD stack
+ * collapse). */
 static int scene_method(const peers_scene_t *scene, const peers_options_t *options, bool fast, clt_method_t *m,
                         char *why, size_t why_size) {
   *m = clt_default_method();
@@ -84,6 +86,7 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
     m->max_iterations = 500;
     m->friction_directions = 8;
   }
+  if (scene->kind != PEERS_PILE) return 0;
   if (options->clatter_scheme && scheme_from_name(options->clatter_scheme, &m->scheme) != 0) {
     snprintf(why, why_size, "unknown clatter scheme %s", options->clatter_scheme);
     return -1;

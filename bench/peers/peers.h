@@ -81,11 +81,12 @@ typedef struct peers_options_t {
   bool bullet_no_sleep;      /* disable Bullet's deactivation (on by default in Bullet) */
   int ode_iterations;        /* dWorldQuickStep iterations, 20 */
   int mujoco_njmax_cap;      /* mujoco-sized: largest njmax (≤ 0: 8000) */
-  const char *clatter_scheme; /* NULL: the per-scene default of engine_clatter.c */
+  const char *clatter_scheme; /* NULL: the per-scene default of engine_clatter.c; these override
+                                 the piles' method only */
   const char *clatter_solver;
   double clatter_tolerance;   /* ≤ 0: default */
   int clatter_iterations;     /* ≤ 0: default */
-  bool clatter_absolute;      /* method.absolute_tolerance for every clatter scene (default off) */
+  bool clatter_absolute;      /* method.absolute_tolerance for the piles (default off) */
 } peers_options_t;
 
 /* One engine. create returns NULL and fills why (e.g. "unsupported: ...") when it cannot build the

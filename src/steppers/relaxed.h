@@ -62,6 +62,8 @@ typedef struct clt_relaxed_work_t {
    * velocities it may have from time vt of the step on, and the margin its bounds grow by. */
   double *margin, *slack, *vlo, *vhi, *vt, *grown;
   int *stamp;         /* the last pass of the spreading that changed the body's box */
+  unsigned char *link; /* per broad-phase pair: meets under the start boxes (spread_boxes) */
+  int link_capacity;
   double widen_pair, widen_fixed; /* how far pair_reach widens the boxes (clt_stage_relaxed_collide) */
   int spread_sweeps;  /* passes the boxes took in the last collide stage (0: all slow) */
   /* The swept broad phase's pairs (work->broadphase) stand in for the penetration diagnostics'

@@ -42,6 +42,8 @@
 /* An opening time that moves earlier by less than this fraction of the step does not call for
  * another pass (it is kept, but the passes are not repeated for it). */
 #define RELAXED_SPREAD_TIME 1e-3
+/* From this many broad-phase pairs the first pass of the spreading runs on every thread. */
+#define RELAXED_SPREAD_PARALLEL_MIN 16384
 
 typedef struct relaxed_op_t {
   int n;             /* unknowns = rows of G */
@@ -422,12 +424,31 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
 /* The Gauss–Seidel passes of clt_stage_relaxed_collide over the pairs of the broad phase under
  * the own margins, alternating in direction. After the first, a pass visits only the pairs with a
  * body whose box or opening time changed in the pass before or in this one (stamp: the last pass
- * that changed the body), which is every pair that could change anything. */
-static void spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt_relaxed_work_t *r, double h,
+ * that changed the body), which is every pair that could change anything. Another pass follows
+ * only when a box grew or an opening time moved by more than RELAXED_SPREAD_TIME h. false: out of
+ * memory. */
+static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt_relaxed_work_t *r, double h,
                          double eps) {
   const clt_broadphase_pair_t *pairs = w->broadphase.pairs;
   int np = w->broadphase.pair_count;
   for (int i = 0; i < world->body_count; i++) r->stamp[i] = 0;
+  /* The first pass, in parallel: which pairs meet under the boxes the step starts with. A pair
+   * that does not, and whose bodies the serial pass has not changed by the time it gets there,
+   * would change nothing, so the serial pass skips it: the same result as visiting every pair. */
+  if (np > r->link_capacity) {
+    unsigned char *l = realloc(r->link, (size_t)np);
+    if (!l) return false;
+    r->link = l;
+    r->link_capacity = np;
+  }
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (np >= RELAXED_SPREAD_PARALLEL_MIN)
+#endif
+  for (int k = 0; k < np; k++) {
+    int a = w->proxies[pairs[k].a].body, b = w->proxies[pairs[k].b].body;
+    bool dyn = world->bodies[a].type == CLT_BODY_DYNAMIC || world->bodies[b].type == CLT_BODY_DYNAMIC;
+    r->link[k] = dyn && link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->slack[a] + r->slack[b]) <= h;
+  }
   bool changed = true;
   while (changed && r->spread_sweeps < RELAXED_SPREAD_SWEEPS) {
     changed = false;
@@ -436,7 +457,9 @@ static void spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
     for (int kk = 0; kk < np; kk++) {
       int k = forward ? kk : np - 1 - kk;
       int a = w->proxies[pairs[k].a].body, b = w->proxies[pairs[k].b].body;
-      if (pass > 1 && r->stamp[a] < pass - 1 && r->stamp[b] < pass - 1) continue;
+      if (pass == 1 ? !r->link[k] && r->stamp[a] == 0 && r->stamp[b] == 0
+                    : r->stamp[a] < pass - 1 && r->stamp[b] < pass - 1)
+        continue;
       bool da = world->bodies[a].type == CLT_BODY_DYNAMIC, db = world->bodies[b].type == CLT_BODY_DYNAMIC;
       if (!da && !db) continue;
       double tau = link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->slack[a] + r->slack[b]);
@@ -453,17 +476,17 @@ static void spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
             vh[d] = dmax(vh[d], jh[d]);
             moved = true;
           }
-        if (tau < r->vt[i]) {
-          if (tau < r->vt[i] - RELAXED_SPREAD_TIME * h) moved = true;
+        bool sooner = tau < r->vt[i];
+        if (sooner) {
+          if (tau < r->vt[i] - RELAXED_SPREAD_TIME * h) changed = true;
           r->vt[i] = tau;
         }
-        if (moved) {
-          r->stamp[i] = pass;
-          changed = true;
-        }
+        if (moved) changed = true;
+        if (moved || sooner) r->stamp[i] = pass;
       }
     }
   }
+  return true;
 }
 
 clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
@@ -526,7 +549,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   } else {
     clt_status_t st = clt_broad_phase_pairs(world, w, eps, r->margin);
     if (st != CLT_OK) return st;
-    spread_boxes(world, w, r, h, eps);
+    if (!spread_boxes(world, w, r, h, eps)) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
   }
   /* Two effects leave the hull: a bounce, by up to e times its width (a light grain struck by a
    * heavy one), and the relaxed cone, whose sliding contacts separate at μ‖T v⁺‖ (a grain sliding
