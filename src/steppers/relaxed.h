@@ -60,8 +60,14 @@ typedef struct clt_relaxed_work_t {
   /* The swept active set (clt_stage_relaxed_collide), per body: the own margin (free flight), the
    * part of it that is not h|u| (acceleration, rotation), the box [vlo, vhi] (3 each) of the linear
    * velocities it may have from time vt of the step on, and the margin its bounds grow by. */
-  double *margin, *slack, *vlo, *vhi, *vt, *grown;
+  double *own, *slack, *vlo, *vhi, *vt, *ext; /* own and ext: 6 per body, how far its bounds grow
+                                                  below (3) and above (3) along each axis: its free
+                                                  flight, and with its velocity box */
+  double *u0;         /* 3 per body: its linear velocity over the step (0 static, a kinematic one's mean) */
   int *stamp;         /* the last pass of the spreading that changed the body's box */
+  unsigned char *bearing; /* per body: one of its contacts bore last step */
+  int *shape_body;        /* per shape: its body (built when needed) */
+  int shape_body_capacity;
   unsigned char *link; /* per broad-phase pair: meets under the start boxes (spread_boxes) */
   int link_capacity;
   double widen_pair, widen_fixed; /* how far pair_reach widens the boxes (clt_stage_relaxed_collide) */
@@ -73,7 +79,8 @@ typedef struct clt_relaxed_work_t {
   int reuse_bodies, reuse_shapes;
   int64_t reuse_step; /* world->step_count when kept: they serve the state after that step only */
   double *reuse_pose;  /* 8 per body: position, angle, orientation at the broad phase */
-  double *reuse_allow; /* per body: how far its boxes were grown on every side (margin + ε) */
+  double *reuse_allow; /* 6 per body: how far its boxes were grown below and above along each axis
+                          (ext + ε) */
   double *reuse_reach; /* per body: farthest point of a shape that rotation moves (0: none), or
                           −1 with an unbounded shape (the pairs stand only if it did not move) */
   unsigned char *reuse_type;
@@ -108,11 +115,19 @@ clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work);
  * the speed (a grain falling 6 m/s moves 6 cm a step). */
 clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
 
-/* After clt_find_contacts_swept(world, work, eps, body_margin): records the state and the margins
+/* After clt_find_contacts_swept(world, work, eps, body_sweep): records the state and the sweeps
  * of its broad phase so that the penetration diagnostics of the state after the step can test
  * those pairs instead of running the broad phase again (stage_collide.c). Any other broad phase
  * on work clears it. */
-void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps, const double *body_margin);
+void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps, const double *body_sweep);
+/* The largest of a body's 6 sweep extents (a half-space's offset grows by it). */
+static inline double clt_sweep_reach(const double sweep[6]) {
+  double m = 0.0;
+  for (int k = 0; k < 6; k++) m = sweep[k] > m ? sweep[k] : m;
+  return m;
+}
+/* The farthest corner of the bounds of body i's shapes from its origin (−1: an unbounded shape). */
+double clt_body_extent(const clt_world_t *world, int i);
 /* The farthest point of body i's bounded shapes from its origin that a rotation moves (a sphere
  * centred on the body does not count: rotating it leaves its bounds as they are); *unbounded tells
  * whether the body also has an unbounded shape (stage_collide.c). */

@@ -359,15 +359,15 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
   }
   if (bodies > r->body_capacity) {
     int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1, c8 = c1, c9 = c1, c10 = c1,
-        c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1;
+        c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1, c17 = c1, c18 = c1;
     if (!clt_step_work_grow((void **)&r->dv, &c1, DV_STRIDE * bodies, sizeof *r->dv) ||
         !clt_step_work_grow((void **)&r->inv, &c2, DV_STRIDE * bodies, sizeof *r->inv) ||
         !clt_step_work_grow((void **)&r->dyn, &c3, bodies, sizeof *r->dyn) ||
         !clt_step_work_grow((void **)&r->mask, &c4, bodies, sizeof *r->mask) ||
-        !clt_step_work_grow((void **)&r->margin, &c5, bodies, sizeof *r->margin) ||
-        !clt_step_work_grow((void **)&r->grown, &c6, bodies, sizeof *r->grown) ||
+        !clt_step_work_grow((void **)&r->own, &c5, 6 * bodies, sizeof *r->own) ||
+        !clt_step_work_grow((void **)&r->ext, &c6, 6 * bodies, sizeof *r->ext) ||
         !clt_step_work_grow((void **)&r->reuse_pose, &c7, 8 * bodies, sizeof *r->reuse_pose) ||
-        !clt_step_work_grow((void **)&r->reuse_allow, &c8, bodies, sizeof *r->reuse_allow) ||
+        !clt_step_work_grow((void **)&r->reuse_allow, &c8, 6 * bodies, sizeof *r->reuse_allow) ||
         !clt_step_work_grow((void **)&r->reuse_reach, &c9, bodies, sizeof *r->reuse_reach) ||
         !clt_step_work_grow((void **)&r->reuse_type, &c10, bodies, sizeof *r->reuse_type) ||
         !clt_step_work_grow((void **)&r->rot, &c11, 9 * bodies, sizeof *r->rot) ||
@@ -375,7 +375,9 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
         !clt_step_work_grow((void **)&r->vlo, &c13, 3 * bodies, sizeof *r->vlo) ||
         !clt_step_work_grow((void **)&r->vhi, &c14, 3 * bodies, sizeof *r->vhi) ||
         !clt_step_work_grow((void **)&r->vt, &c15, bodies, sizeof *r->vt) ||
-        !clt_step_work_grow((void **)&r->stamp, &c16, bodies, sizeof *r->stamp))
+        !clt_step_work_grow((void **)&r->stamp, &c16, bodies, sizeof *r->stamp) ||
+        !clt_step_work_grow((void **)&r->u0, &c17, 3 * bodies, sizeof *r->u0) ||
+        !clt_step_work_grow((void **)&r->bearing, &c18, bodies, sizeof *r->bearing))
       return false;
     r->body_capacity = bodies;
   }
@@ -390,7 +392,7 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
   return true;
 }
 
-/* Δ_j must be in r->delta (clt_stage_relaxed_contacts), the margins in r->margin. */
+/* Grows the per-contact and per-body buffers (relaxed.h). */
 bool clt_relaxed_reserve(clt_relaxed_work_t *r, int contacts, int bodies) { return reserve(r, contacts, bodies, 0); }
 
 /* ---------------------------------------------------------------------------------------------
@@ -1164,8 +1166,8 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   if (!r) return;
   free(r->contacts), free(r->delta), free(r->slot), free(r->colour), free(r->order), free(r->ends), free(r->hot),
       free(r->block_A), free(r->hot_list);
-  free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->margin), free(r->grown);
-  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link);
+  free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
+  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->u0), free(r->bearing), free(r->shape_body);
   free(r->reuse_pose), free(r->reuse_allow), free(r->reuse_reach), free(r->reuse_type), free(r->placed);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);
   free(r->rows), free(r->minv), free(r->b), free(r->x), free(r->y), free(r->u), free(r->mu);

@@ -203,14 +203,15 @@ void clt_record_spring_targets(clt_world_t *world, clt_step_work_t *work, double
 clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *work, double max_distance);
 void clt_collide_threads_destroy(struct clt_collide_threads_t *threads);
 /* The same with the relaxed scheme's swept active set (relaxed.h), or body_margin NULL: body i's
- * bounds grow by body_margin[i], which must be work->relaxed->grown as clt_stage_relaxed_collide
- * left it, and a point is active when its gap can close this step given the velocity boxes there
- * (stage_collide.c, pair_reach). */
+ * bounds grow by body_margin[6i .. 6i + 6) below and above along each axis, which must be
+ * work->relaxed->ext as clt_stage_relaxed_collide left it, and a point is active when its gap can
+ * close this step given the velocity boxes there (stage_collide.c, pair_reach). */
 clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *work, double max_distance,
                                      const double *body_margin);
 /* The broad phase alone (work->broadphase.pairs over work->proxies, proxy index = shape index),
- * bounds grown by margin and body_margin[body] (may be NULL). */
-clt_status_t clt_broad_phase_pairs(clt_world_t *world, clt_step_work_t *work, double margin, const double *body_margin);
+ * bounds grown by margin on every side and by body_sweep[6 body .. 6 body + 6) below and above
+ * along each axis (may be NULL). */
+clt_status_t clt_broad_phase_pairs(clt_world_t *world, clt_step_work_t *work, double margin, const double *body_sweep);
 /* Appends the rows of work's contacts after the joint rows: n (value Φ), and with friction the
  * m_C direction rows. */
 /* The Jacobian row of contact c along the world direction dir: dir·(ṗ_B − ṗ_A) at the witness

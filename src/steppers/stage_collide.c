@@ -94,9 +94,10 @@ static bool centred_sphere(const clt_shape_def_t *shape, const clt_collide_pose_
   return true;
 }
 
-/* The proxies of every shape (proxy index = shape index) at the current state; body_margin (NULL:
- * none) grows the bounds of each body's shapes (clt_find_contacts_swept). */
-static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const double *body_margin) {
+/* The proxies of every shape (proxy index = shape index) at the current state; body_sweep (NULL:
+ * none; 6 per body) grows the bounds of each body's shapes below and above along each axis, and a
+ * half-space's offset by the largest of the six (clt_find_contacts_swept). */
+static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const double *body_sweep) {
   int n = world->shape_count;
   if (n > w->proxy_capacity) {
     int cap = w->proxy_capacity > 0 ? w->proxy_capacity : 16;
@@ -126,11 +127,12 @@ static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const 
         p->unbounded = !clt_shape_bounds(shape, &pose, p->lower, p->upper);
       }
       p->has_plane = p->unbounded && plane_of(world, shape, &pose, p);
-      if (p->has_plane && body_margin) p->plane_offset += body_margin[i];
-      if (body_margin && !p->unbounded)
+      const double *sweep = body_sweep ? body_sweep + 6 * (size_t)i : NULL;
+      if (p->has_plane && sweep) p->plane_offset += clt_sweep_reach(sweep);
+      if (sweep && !p->unbounded)
         for (int d = 0; d < 3; d++) {
-          p->lower[d] -= body_margin[i];
-          p->upper[d] += body_margin[i];
+          p->lower[d] -= sweep[d];
+          p->upper[d] += sweep[3 + d];
         }
       p->body = i;
       p->fixed = b->type != CLT_BODY_DYNAMIC;
@@ -140,14 +142,32 @@ static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const 
 }
 
 /* Broad phase over every shape (place_proxies, then the pairs into w->broadphase). */
-static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double margin, const double *body_margin) {
+static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double margin, const double *body_sweep) {
   if (w->relaxed) w->relaxed->reuse_valid = false; /* the pairs it kept are overwritten */
-  clt_status_t st = place_proxies(world, w, body_margin);
+  clt_status_t st = place_proxies(world, w, body_sweep);
   if (st != CLT_OK) return st;
   int n = world->shape_count;
   st = clt_broadphase_find_pairs(&w->broadphase, w->proxies, n, world->dimension, margin);
   if (st != CLT_OK) return clt_world_fail(world, st, "collide: broad phase failed (%s)", clt_status_name(st));
   return CLT_OK;
+}
+
+double clt_body_extent(const clt_world_t *world, int i) {
+  const clt_body_rec_t *b = &world->bodies[i];
+  clt_collide_pose_t pose;
+  body_pose(world, i, &pose);
+  double far = 0.0;
+  for (int k = 0; k < b->shape_count; k++) {
+    double lo[3], hi[3];
+    if (!clt_shape_bounds(clt_world_shape(world, b->shape_first + k), &pose, lo, hi)) return -1.0;
+    double d = 0.0;
+    for (int c = 0; c < 3; c++) {
+      double e = fmax(fabs(lo[c] - pose.position[c]), fabs(hi[c] - pose.position[c]));
+      d += e * e;
+    }
+    far = fmax(far, sqrt(d));
+  }
+  return far;
 }
 
 /* The relaxed scheme's passes over the pairs place every sphere once (clt_place_shape, as
@@ -203,8 +223,8 @@ static bool joined(const clt_world_t *world, int a, int b) {
   return false;
 }
 
-clt_status_t clt_broad_phase_pairs(clt_world_t *world, clt_step_work_t *w, double margin, const double *body_margin) {
-  return broad_phase(world, w, margin, body_margin);
+clt_status_t clt_broad_phase_pairs(clt_world_t *world, clt_step_work_t *w, double margin, const double *body_sweep) {
+  return broad_phase(world, w, margin, body_sweep);
 }
 
 clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *w, double max_distance) {
@@ -229,9 +249,7 @@ typedef struct pair_motion_t {
 
 static double pair_reach(const clt_world_t *world, const clt_relaxed_work_t *r, int a, int b, double max_distance,
                          pair_motion_t *m) {
-  static const double zero[3] = {0.0, 0.0, 0.0};
-  const double *ua = world->bodies[a].type == CLT_BODY_STATIC ? zero : world->states[a].velocity;
-  const double *ub = world->bodies[b].type == CLT_BODY_STATIC ? zero : world->states[b].velocity;
+  const double *ua = r->u0 + 3 * (size_t)a, *ub = r->u0 + 3 * (size_t)b;
   m->h = world->time_step;
   m->t0 = fmin(r->vt[a], r->vt[b]);
   m->slack = max_distance + r->slack[a] + r->slack[b];
@@ -251,17 +269,22 @@ static double pair_reach(const clt_world_t *world, const clt_relaxed_work_t *r, 
   return m->slack + m->t0 * sqrt(n0) + (m->h - m->t0) * sqrt(nw);
 }
 
-/* The velocity of body i's material point x (world frame) at the step start. */
+/* The velocity of body i's material point x (world frame) at the step start (a kinematic body's
+ * mean over the step: clt_body_velocity6). */
 static void point_velocity(const clt_world_t *world, int i, const double x[3], double v[3]) {
-  v[0] = v[1] = v[2] = 0.0;
-  if (world->bodies[i].type == CLT_BODY_STATIC) return;
-  const clt_body_state_t *s = &world->states[i];
-  double w[3] = {0.0, 0.0, 0.0}, r[3], wr[3];
-  if (world->dimension == 2) w[2] = s->angular_velocity[0];
-  else clt_v3_copy(w, s->angular_velocity);
-  clt_v3_sub(r, x, s->position);
+  double v6[6], w[3] = {0.0, 0.0, 0.0}, u[3] = {0.0, 0.0, 0.0}, r[3], wr[3];
+  clt_body_velocity6(world, i, v6);
+  if (world->dimension == 2) {
+    u[0] = v6[0];
+    u[1] = v6[1];
+    w[2] = v6[3];
+  } else {
+    clt_v3_copy(u, v6);
+    clt_v3_copy(w, v6 + 3);
+  }
+  clt_v3_sub(r, x, world->states[i].position);
   clt_v3_cross(wr, w, r);
-  clt_v3_add(v, s->velocity, wr);
+  clt_v3_add(v, u, wr);
 }
 
 /* Whether a point of the pair (shapes sa and sb of bodies a and b, gap Φ, normal n from A to B,
@@ -382,7 +405,7 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
                                      const double *body_margin) {
   w->contact_count = 0;
   w->collide_failed = 0;
-  if (body_margin && !(w->relaxed && body_margin == w->relaxed->grown))
+  if (body_margin && !(w->relaxed && body_margin == w->relaxed->ext))
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, "collide: a swept margin without its velocity boxes");
   if (world->shape_count == 0) return CLT_OK;
   clt_status_t st = broad_phase(world, w, max_distance, body_margin);
@@ -504,7 +527,7 @@ static double rotation_reach(const clt_world_t *world, int i) {
   return unbounded ? -1.0 : reach;
 }
 
-void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, const double *body_margin) {
+void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, const double *body_sweep) {
   clt_relaxed_work_t *r = w->relaxed;
   if (!r) return;
   r->reuse_valid = false;
@@ -512,7 +535,7 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, 
 #pragma omp parallel for schedule(static) if (world->body_count >= COLLIDE_PARALLEL_MIN)
   for (int i = 0; i < world->body_count; i++) {
     memcpy(r->reuse_pose + 8 * (size_t)i, &world->states[i], 8 * sizeof(double));
-    r->reuse_allow[i] = body_margin[i] + eps;
+    for (int k = 0; k < 6; k++) r->reuse_allow[6 * (size_t)i + k] = body_sweep[6 * (size_t)i + k] + eps;
     r->reuse_reach[i] = rotation_reach(world, i);
     r->reuse_type[i] = (unsigned char)world->bodies[i].type;
   }
@@ -524,10 +547,11 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, 
 
 /* Whether the kept pairs contain every pair that a broad phase with margin 0 would report now
  * (clt_relaxed_keep_pairs): the same bodies and shapes, and each body within its allowance of where
- * it was. A point of body i moved by at most D_i = |Δx| + |ΔR p| ≤ |Δx| + 2‖Δq‖·reach (3D; 2D:
- * |Δθ|·reach), so its shapes' bounds now lie within those of then grown by D_i; a pair whose bounds
- * touch now had bounds grown by D_a and D_b that touched, and with D_i ≤ allowance_i the kept broad
- * phase (bounds grown by margin_i + ε on every side; a half-space's reach 2ε) reported it. The
+ * it was. A point of body i moved by Δx plus at most D_i = |ΔR p| ≤ 2‖Δq‖·reach (3D; 2D:
+ * |Δθ|·reach) in any direction, so its shapes' bounds now lie within those of then moved by Δx and
+ * grown by D_i; a pair whose bounds touch now had bounds that touched when each was grown by
+ * −Δx_k + D_i below and Δx_k + D_i above along axis k, and with those within the allowance the kept
+ * broad phase (bounds grown by sweep + ε below and above; a half-space's reach 2ε) reported it. The
  * slack covers rounding. Shapes do not change within a relaxed step (no API changes a shape; the
  * colony's growth runs in its own pipeline, whose steps end the validity through the step count). */
 static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_work_t *r, int i);
@@ -555,17 +579,20 @@ static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_wo
   double reach = r->reuse_reach[i];
   if (world->bodies[i].shape_count == 0) return true;
   if (reach < 0.0) return false; /* a half-space moved */
-  double dx = 0.0, dq = 0.0;
-  for (int k = 0; k < 3; k++) dx += (s->position[k] - then[k]) * (s->position[k] - then[k]);
-  double rot;
+  double dq = 0.0, rot;
   if (world->dimension == 2) {
     rot = fabs(s->angle - then[3]);
   } else {
     for (int k = 0; k < 4; k++) dq += (s->orientation[k] - then[4 + k]) * (s->orientation[k] - then[4 + k]);
     rot = 2.0 * sqrt(dq);
   }
-  double moved = sqrt(dx) + rot * reach;
-  return moved * (1.0 + 1e-6) + 1e-9 <= r->reuse_allow[i];
+  const double *allow = r->reuse_allow + 6 * (size_t)i;
+  for (int k = 0; k < 3; k++) {
+    double d = s->position[k] - then[k];
+    double below = -d + rot * reach, above = d + rot * reach;
+    if (fabs(below) * 1e-6 + below + 1e-9 > allow[k] || fabs(above) * 1e-6 + above + 1e-9 > allow[3 + k]) return false;
+  }
+  return true;
 }
 
 double clt_world_penetration(clt_world_t *world) {

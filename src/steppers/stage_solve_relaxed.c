@@ -368,15 +368,14 @@ static double box_min_dot(const double n[3], const double *lo, const double *hi)
   return d;
 }
 
-static const double zero3[3] = {0.0, 0.0, 0.0};
-
-static const double *body_velocity(const clt_world_t *world, int i) {
-  return world->bodies[i].type == CLT_BODY_STATIC ? zero3 : world->states[i].velocity;
+/* Body i's linear velocity over the step as clt_stage_relaxed_collide recorded it. */
+static const double *body_velocity(const clt_relaxed_work_t *r, int i) {
+  return r->u0 + 3 * (size_t)i;
 }
 
 /* The earliest time within the step at which the shapes of broad-phase pair (p, q) can touch, given
  * each body's velocity box (clt_stage_relaxed_collide), or INFINITY. The proxies' bounds are those
- * of the broad phase under the own margins; taken back to the bounds now, the boxes must close
+ * of the broad phase under the own sweeps; taken back to the bounds now, the boxes must close
  * along every axis they are apart on (a half-space: along its normal), each at the pair's start
  * relative velocity until the first of the two boxes opened, and at most the boxes' largest
  * closing speed after. Conservative: bounds contain the shapes, and the slack the rotation and
@@ -388,20 +387,21 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
   double t0 = dmin(r->vt[a], r->vt[b]);
   const double *la = r->vlo + 3 * (size_t)a, *ha = r->vhi + 3 * (size_t)a;
   const double *lb = r->vlo + 3 * (size_t)b, *hb = r->vhi + 3 * (size_t)b;
-  const double *ua = body_velocity(world, a), *ub = body_velocity(world, b);
+  const double *ua = body_velocity(r, a), *ub = body_velocity(r, b);
   if (p->unbounded || q->unbounded) {
     const clt_broadphase_proxy_t *pl = p->unbounded ? p : q, *o = p->unbounded ? q : p;
     if (!pl->has_plane || o->unbounded) return 0.0;
     int P = pl->body, O = o->body;
     const double *n = pl->plane_normal;
     double centre = 0.0, half = 0.0;
+    const double *eo = r->own + 6 * (size_t)O;
     for (int k = 0; k < 3; k++) {
-      double lo = o->lower[k] + r->margin[O], hi = o->upper[k] - r->margin[O];
+      double lo = o->lower[k] + eo[k], hi = o->upper[k] - eo[3 + k];
       centre += n[k] * 0.5 * (lo + hi);
       half += fabs(n[k]) * 0.5 * (hi - lo);
     }
-    double s = centre - half - (pl->plane_offset - r->margin[P]);
-    const double *uP = body_velocity(world, P), *uO = body_velocity(world, O);
+    double s = centre - half - (pl->plane_offset - clt_sweep_reach(r->own + 6 * (size_t)P));
+    const double *uP = body_velocity(r, P), *uO = body_velocity(r, O);
     double w0 = clt_v3_dot(n, uP) - clt_v3_dot(n, uO);
     double wmax = box_max_dot(n, r->vlo + 3 * (size_t)P, r->vhi + 3 * (size_t)P) -
                   box_min_dot(n, r->vlo + 3 * (size_t)O, r->vhi + 3 * (size_t)O);
@@ -409,8 +409,9 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
   }
   double tau = 0.0;
   for (int k = 0; k < world->dimension; k++) {
-    double loa = p->lower[k] + r->margin[a], hia = p->upper[k] - r->margin[a];
-    double lob = q->lower[k] + r->margin[b], hib = q->upper[k] - r->margin[b];
+    const double *ea = r->own + 6 * (size_t)a, *eb = r->own + 6 * (size_t)b;
+    double loa = p->lower[k] + ea[k], hia = p->upper[k] - ea[3 + k];
+    double lob = q->lower[k] + eb[k], hib = q->upper[k] - eb[3 + k];
     double t;
     if (lob - hia >= loa - hib) /* b above a along k: a must gain on b */
       t = close_time(lob - hia - slack, ua[k] - ub[k], ha[k] - lb[k], t0);
@@ -422,7 +423,7 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
 }
 
 /* The Gauss–Seidel passes of clt_stage_relaxed_collide over the pairs of the broad phase under
- * the own margins, alternating in direction. After the first, a pass visits only the pairs with a
+ * the own sweeps, alternating in direction. After the first, a pass visits only the pairs with a
  * body whose box or opening time changed in the pass before or in this one (stamp: the last pass
  * that changed the body), which is every pair that could change anything. Another pass follows
  * only when a box grew or an opening time moved by more than RELAXED_SPREAD_TIME h. false: out of
@@ -497,13 +498,23 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
   double h = c->h, eps = world->method.active_set_eps;
   int nb = world->body_count;
-  /* Own margins: m_i = h(|u_i| + h|a_i| + |ω_i| R_i) bounds how far body i's surface moves in free
-   * flight; slack_i = m_i − h|u_i| is the part the velocity box below does not carry. */
+  /* Own sweep: in free flight body i's surface moves by h u_i, plus at most slack_i = h(h|a_i| +
+   * |ω_i| R_i) in any direction; its bounds grow by that along each axis (own: 3 below, 3 above). */
   for (int i = 0; i < nb; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     const clt_body_state_t *s = &world->states[i];
-    const double *u = body_velocity(world, i);
-    r->margin[i] = r->slack[i] = 0.0;
+    /* the velocity the step moves it with: 0 for a static body, a kinematic one's mean over the
+     * step (clt_body_velocity6; a shaken container's differs from its velocity at t by up to
+     * ½|a|h, 1.9 m/s in scenes/papers/brazilnut.json) */
+    double v6[6];
+    clt_body_velocity6(world, i, v6);
+    double *u = r->u0 + 3 * (size_t)i;
+    u[0] = v6[0];
+    u[1] = v6[1];
+    u[2] = world->dimension == 2 ? 0.0 : v6[2];
+    r->slack[i] = 0.0;
+    double *own = r->own + 6 * (size_t)i;
+    for (int k = 0; k < 6; k++) own[k] = 0.0;
     for (int k = 0; k < 3; k++) r->vlo[3 * (size_t)i + k] = r->vhi[3 * (size_t)i + k] = u[k];
     r->vt[i] = h;
     if (b->type == CLT_BODY_STATIC) continue;
@@ -513,12 +524,53 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     bool unbounded; /* a half-space adds no finite reach: its motion is in the other terms */
     double reach = spin > 0.0 ? clt_body_rotation_reach(world, i, &unbounded) : 0.0;
     r->slack[i] = h * (h * clt_v3_norm(acc) + spin * reach);
-    r->margin[i] = h * clt_v3_norm(u) + r->slack[i];
+    for (int k = 0; k < 3; k++) {
+      own[k] = r->slack[i] + dmax(0.0, -h * u[k]);
+      own[3 + k] = r->slack[i] + dmax(0.0, h * u[k]);
+    }
+  }
+  /* From last step's contacts (the memory): a contact that bore may bear at a gap up to h μ |slip|
+   * (stage_collide.c, point_can_close), slip ≤ the two bodies' |u| + |ω| extent, so a body with
+   * such a contact grows its bounds by h max μ (|u| + |ω| extent) on every side (below; a block
+   * sliding at 1.2 m/s on a slope rides 3.6 mm above it); a pending rebound (SPEC.md §1) asks a
+   * separation e|v_pre| this step, which is outside the hull of the velocities, so both bodies'
+   * boxes take in u ± max e |v_pre| on every axis before the spreading. */
+  double mu_max = 0.0, e_max = 0.0;
+  for (int m = 0; m < world->material_count; m++) {
+    mu_max = fmax(mu_max, world->materials[m].friction);
+    e_max = fmax(e_max, world->materials[m].restitution);
+  }
+  memset(r->bearing, 0, (size_t)nb);
+  if ((mu_max > 0.0 || e_max > 0.0) && w->memory_count > 0) {
+    if (!clt_step_work_grow((void **)&r->shape_body, &r->shape_body_capacity, world->shape_count, sizeof(int)))
+      return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
+    for (int i = 0; i < nb; i++)
+      for (int k = 0; k < world->bodies[i].shape_count; k++) r->shape_body[world->bodies[i].shape_first + k] = i;
+    for (int k = 0; k < w->memory_count; k++) {
+      const clt_contact_memory_t *m = &w->memory[k];
+      bool bore = m->normal_impulse > 0.0;
+      double kick = m->restitution_state == CLT_RESTITUTION_PENDING ? e_max * fabs(m->pre_velocity) : 0.0;
+      if (!bore && !(kick > 0.0)) continue;
+      int sh[2] = {m->shape_a, m->shape_b};
+      for (int q = 0; q < 2; q++) {
+        if (sh[q] < 0 || sh[q] >= world->shape_count) continue;
+        int b = r->shape_body[sh[q]];
+        if (bore) r->bearing[b] = 1;
+        if (kick > 0.0 && world->bodies[b].type == CLT_BODY_DYNAMIC) {
+          r->vt[b] = 0.0; /* from the start of the step */
+          for (int d = 0; d < world->dimension; d++) {
+            double u = r->u0[3 * (size_t)b + d];
+            r->vlo[3 * (size_t)b + d] = dmin(r->vlo[3 * (size_t)b + d], u - kick);
+            r->vhi[3 * (size_t)b + d] = dmax(r->vhi[3 * (size_t)b + d], u + kick);
+          }
+        }
+      }
+    }
   }
   /* Contacts change velocities within the step: a grain falling onto one that has just stopped, or
    * one resting next to a fast one, closes a gap its start-of-step velocity does not predict. Each
    * body gets a box of the velocities it may have after time vt_i of the step (before: u_i), grown
-   * from {u_i} by every broad-phase partner (under the own margins) it can touch within the step:
+   * from {u_i} by every broad-phase partner (under the own sweeps) it can touch within the step:
    * an inelastic impact leaves both in the hull of their velocities (static ones count as u = 0).
    * Touching is decided by link_time, so the change travels through a falling column only as far
    * as its gaps close within the step (at 60 m/s and 2 cm gaps, 30 layers), not through every
@@ -547,7 +599,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
         r->vt[i] = 0.0;
       }
   } else {
-    clt_status_t st = clt_broad_phase_pairs(world, w, eps, r->margin);
+    clt_status_t st = clt_broad_phase_pairs(world, w, eps, r->own);
     if (st != CLT_OK) return st;
     if (!spread_boxes(world, w, r, h, eps)) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
   }
@@ -559,8 +611,8 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * max (e + μ) against a static or kinematic one. Without the μ term grains of the falling 10⁵
    * pile went up to 4.6 mm into a wall in its first 100 steps (their velocity 40 % past the box);
    * with it for grain pairs too the 10³ pile had 7515 instead of 4176 contacts at most, and the
-   * grain pairs showed no such miss without it. Then each body's bounds grow by how far it can
-   * move within its widest box: vt|u| + (h − vt) max |v|, plus its slack. */
+   * grain pairs showed no such miss without it. Then each body's bounds grow, along each axis, by
+   * how far it can move with a velocity in its widest box: vt u + (h − vt) v, plus its slack. */
   r->widen_pair = r->widen_fixed = 0.0;
   for (int m = 0; m < world->material_count; m++) {
     const clt_material_rec_t *mat = &world->materials[m];
@@ -568,20 +620,28 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     r->widen_fixed = fmax(r->widen_fixed, mat->restitution + mat->friction);
   }
   for (int i = 0; i < nb; i++) {
-    if (world->bodies[i].type == CLT_BODY_STATIC) {
-      r->grown[i] = 0.0;
-      continue;
+    double *ext = r->ext + 6 * (size_t)i;
+    for (int d = 0; d < 6; d++) ext[d] = 0.0;
+    if (world->bodies[i].type == CLT_BODY_STATIC) continue;
+    double ride = 0.0;
+    if (r->bearing[i]) {
+      const clt_body_state_t *st = &world->states[i];
+      double spin = world->dimension == 2 ? fabs(st->angular_velocity[0]) : clt_v3_norm(st->angular_velocity);
+      double extent = spin > 0.0 ? clt_body_extent(world, i) : 0.0;
+      ride = h * mu_max * (clt_v3_norm(body_velocity(r, i)) + spin * dmax(extent, 0.0)); /* (an unbounded
+                                                    shape's rotation is in its slack) */
     }
-    const double *vl = r->vlo + 3 * (size_t)i, *vh = r->vhi + 3 * (size_t)i;
-    double far = 0.0, f = world->bodies[i].type == CLT_BODY_DYNAMIC ? r->widen_fixed : 0.0;
+    const double *vl = r->vlo + 3 * (size_t)i, *vh = r->vhi + 3 * (size_t)i, *u = body_velocity(r, i);
+    double f = world->bodies[i].type == CLT_BODY_DYNAMIC ? r->widen_fixed : 0.0, t = r->vt[i];
     for (int d = 0; d < 3; d++) {
-      double extra = f * (vh[d] - vl[d]), lo = vl[d] - extra, hi = vh[d] + extra;
-      far += dmax(lo * lo, hi * hi);
+      double extra = f * (vh[d] - vl[d]);
+      double lo = t * u[d] + (h - t) * (vl[d] - extra), hi = t * u[d] + (h - t) * (vh[d] + extra);
+      ext[d] = r->slack[i] + ride + dmax(0.0, -lo);
+      ext[3 + d] = r->slack[i] + ride + dmax(0.0, hi);
     }
-    r->grown[i] = r->vt[i] * clt_v3_norm(body_velocity(world, i)) + (h - r->vt[i]) * sqrt(far) + r->slack[i];
   }
-  clt_status_t st = clt_find_contacts_swept(world, w, eps, r->grown);
-  if (st == CLT_OK) clt_relaxed_keep_pairs(world, w, eps, r->grown);
+  clt_status_t st = clt_find_contacts_swept(world, w, eps, r->ext);
+  if (st == CLT_OK) clt_relaxed_keep_pairs(world, w, eps, r->ext);
   return st;
 }
 
