@@ -7,7 +7,7 @@
  * active set holds no contact at all. (The earlier spreading gave every grain within h|u| of the
  * wall an extra h|u| and passed it on through the column: 10⁶ speculative contacts in the
  * falling 10⁵ pile; a variant that took each pair's distance off the extras it passed on let
- * this column penetrate 45 mm. The velocity boxes with their opening times: 0.07 mm, and none
+ * this column penetrate 45 mm. The velocity boxes with their opening times: 0.16 mm, and none
  * while falling.) A second column, 40 spheres landing at 14 m/s (h|u| = 7 gaps a step), checks
  * that the change travels as far up the column as the gaps close. */
 #include "relaxed_util.h"
