@@ -1000,6 +1000,9 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   bool par = nc >= RELAXED_BGS_PARALLEL_MIN;
 
   /* bodies */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_BGS_PARALLEL_MIN)
+#endif
   for (int i = 0; i < nb; i++) {
     bool dyn = world->bodies[i].type == CLT_BODY_DYNAMIC;
     r->dyn[i] = dyn ? i : -1;
@@ -1057,6 +1060,9 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   /* b's scale for the residual */
   double bmax = 0.0;
   for (int p = 0; p < nj; p++) bmax = fmax(bmax, fabs(r->joint_bias[p]));
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(max : bmax) if (par)
+#endif
   for (int i = 0; i < nc; i++)
     for (int k = 0; k < dim; k++) {
       double e = fabs(r->contacts[i].bias[k]); /* fmax(bmax, e) without the call (no NaN in bmax) */
@@ -1072,10 +1078,19 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       if (6 * owner + 6 <= w->joint_impulse_capacity)
         r->joint_x[p] = w->joint_impulse[6 * owner + w->joint_row_component[p]];
     }
-    /* in contact order (mostly the memory's key order: warm_block's lookup hint) */
+    /* in contact order (mostly the memory's key order: warm_block's lookup hint, one per thread;
+     * the hint only saves searches, so any split finds the same entries) */
     for (int i = 0; i < nc; i++) r->slot[r->contacts[i].index] = i;
-    int hint = -1;
-    for (int j = 0; j < nc; j++) warm_block(world, w, &cone, &r->contacts[r->slot[j]], &hint);
+#ifdef _OPENMP
+#pragma omp parallel if (par)
+#endif
+    {
+      int hint = -1;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (int j = 0; j < nc; j++) warm_block(world, w, &cone, &r->contacts[r->slot[j]], &hint);
+    }
     accumulate_start(w, r, &cone, nj, par);
   }
 
