@@ -12,7 +12,11 @@ clt_status_t clt_compute_inverse_mass(clt_world_t *world, clt_step_work_t *work,
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (body workspace)");
   bool semi = !plain_mass && world->dimension == 3 && world->method.gyroscopic == CLT_GYRO_SEMI_IMPLICIT;
   work->symmetric = !semi;
-  for (int i = 0; i < world->body_count; i++) {
+  int n = world->body_count, bad = n; /* the first singular body (a min: any split) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(min : bad) if (n >= CLT_BODY_PARALLEL_MIN)
+#endif
+  for (int i = 0; i < n; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     double *m = work->inv_angular[i];
     memset(m, 0, 9 * sizeof *m);
@@ -37,13 +41,17 @@ clt_status_t clt_compute_inverse_mass(clt_world_t *world, clt_step_work_t *work,
         double e[3] = {0.0, 0.0, 0.0}, x[3];
         e[col] = 1.0;
         if (!clt_m3_solve(a, e, x)) {
-          char label[CLT_NAME_SIZE + 32];
-          clt_body_label(world, i, label, sizeof label);
-          return clt_world_fail(world, CLT_ERR_NUMERICAL, "%s: singular semi-implicit gyroscopic matrix", label);
+          if (i < bad) bad = i;
+          break;
         }
         for (int r = 0; r < 3; r++) m[3 * r + col] = x[r];
       }
     }
+  }
+  if (bad < n) {
+    char label[CLT_NAME_SIZE + 32];
+    clt_body_label(world, bad, label, sizeof label);
+    return clt_world_fail(world, CLT_ERR_NUMERICAL, "%s: singular semi-implicit gyroscopic matrix", label);
   }
   return CLT_OK;
 }

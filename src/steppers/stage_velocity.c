@@ -6,11 +6,13 @@
  * The semi-implicit form conserves ω⁺ᵀ(J ω⁺ − J ω) = h ω⁺ᵀτ, so with τ = 0 the kinetic energy of a
  * free body never increases (Cauchy–Schwarz in the J inner product). */
 #include <math.h>
+#include <stdbool.h>
 
 #include "math/vec.h"
 #include "steppers/stepper.h"
 
-static clt_status_t body_velocity_3d(clt_world_t *world, int i, double h) {
+/* false: the semi-implicit matrix is singular (the caller reports it). */
+static bool body_velocity_3d(clt_world_t *world, int i, double h) {
   const clt_body_rec_t *b = &world->bodies[i];
   clt_body_state_t *s = &world->states[i];
   const double *f = world->force_acc[i], *tau = world->torque_acc[i];
@@ -31,11 +33,7 @@ static clt_status_t body_velocity_3d(clt_world_t *world, int i, double h) {
                         {h * jw[1], -h * jw[0], b->inertia[2]}};
       double rhs[3] = {jw[0] + h * tau[0], jw[1] + h * tau[1], jw[2] + h * tau[2]};
       double out[3];
-      if (!clt_m3_solve(m, rhs, out)) {
-        char label[CLT_NAME_SIZE + 32];
-        clt_body_label(world, i, label, sizeof label);
-        return clt_world_fail(world, CLT_ERR_NUMERICAL, "%s: singular semi-implicit gyroscopic matrix", label);
-      }
+      if (!clt_m3_solve(m, rhs, out)) return false;
       clt_v3_copy(w, out);
       break;
     }
@@ -43,13 +41,17 @@ static clt_status_t body_velocity_3d(clt_world_t *world, int i, double h) {
       for (int k = 0; k < 3; k++) w[k] += h * b->inv_inertia[k] * tau[k];
       break;
   }
-  return CLT_OK;
+  return true;
 }
 
 clt_status_t clt_stage_free_velocity(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   double h = c->h;
-  for (int i = 0; i < world->body_count; i++) {
+  int n = world->body_count, bad = n; /* the first body whose update failed (a min: any split) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(min : bad) if (n >= CLT_BODY_PARALLEL_MIN)
+#endif
+  for (int i = 0; i < n; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     if (b->type != CLT_BODY_DYNAMIC) continue;
     if (world->dimension == 2) {
@@ -57,10 +59,14 @@ clt_status_t clt_stage_free_velocity(clt_step_context_t *c) {
       s->velocity[0] += h * (world->gravity[0] + world->force_acc[i][0] * b->inv_mass);
       s->velocity[1] += h * (world->gravity[1] + world->force_acc[i][1] * b->inv_mass);
       s->angular_velocity[0] += h * world->torque_acc[i][0] * b->inv_inertia[0];
-    } else {
-      clt_status_t st = body_velocity_3d(world, i, h);
-      if (st != CLT_OK) return st;
+    } else if (!body_velocity_3d(world, i, h) && i < bad) {
+      bad = i;
     }
+  }
+  if (bad < n) {
+    char label[CLT_NAME_SIZE + 32];
+    clt_body_label(world, bad, label, sizeof label);
+    return clt_world_fail(world, CLT_ERR_NUMERICAL, "%s: singular semi-implicit gyroscopic matrix", label);
   }
   return CLT_OK;
 }

@@ -88,4 +88,8 @@ clt_status_t clt_stage_diagnose(clt_step_context_t *c);      /* stage_diagnose.c
 
 #define CLT_STAGE_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
+/* From this many bodies the per-body stages (free velocity, inverse mass) run on every thread; each
+ * body's result is its own, so the split does not change it. */
+#define CLT_BODY_PARALLEL_MIN 4096
+
 #endif
