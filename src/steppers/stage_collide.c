@@ -305,7 +305,8 @@ static bool point_can_close(const clt_world_t *world, const clt_step_work_t *w, 
   }
   double reach = m->slack + m->t0 * fmax(c0, 0.0) + (m->h - m->t0) * fmax(cw, 0.0);
   if (p->distance <= reach) return true;
-  if (!(mu > 0.0)) return false;
+  /* (a contact that bore marked both its bodies: clt_stage_relaxed_collide) */
+  if (!(mu > 0.0) || !w->relaxed->bearing[a] || !w->relaxed->bearing[b]) return false;
   const clt_contact_memory_t *last = clt_find_contact_memory(w, sa, sb, p->feature);
   if (!last || !(last->normal_impulse > 0.0)) return false;
   double va[3], vb[3], slip[3];

@@ -538,10 +538,12 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * sliding at 1.2 m/s on a slope rides 3.6 mm above it); a pending rebound (SPEC.md §1) asks a
    * separation e|v_pre| this step, which is outside the hull of the velocities, so both bodies'
    * boxes take in u ± max e |v_pre| on every axis before the spreading. */
-  double mu_max = 0.0, e_max = 0.0;
+  double mu_max = 0.0, e_max = 0.0, e_mu_max = 0.0;
   for (int m = 0; m < world->material_count; m++) {
-    mu_max = fmax(mu_max, world->materials[m].friction);
-    e_max = fmax(e_max, world->materials[m].restitution);
+    const clt_material_rec_t *mat = &world->materials[m];
+    mu_max = fmax(mu_max, mat->friction);
+    e_max = fmax(e_max, mat->restitution);
+    e_mu_max = fmax(e_mu_max, mat->restitution + mat->friction);
   }
   memset(r->bearing, 0, (size_t)nb);
   if ((mu_max > 0.0 || e_max > 0.0) && w->memory_count > 0) {
@@ -627,12 +629,8 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * with it for grain pairs too the 10³ pile had 7515 instead of 4176 contacts at most, and the
    * grain pairs showed no such miss without it. Then each body's bounds grow, along each axis, by
    * how far it can move with a velocity in its widest box: vt u + (h − vt) v, plus its slack. */
-  r->widen_pair = r->widen_fixed = 0.0;
-  for (int m = 0; m < world->material_count; m++) {
-    const clt_material_rec_t *mat = &world->materials[m];
-    r->widen_pair = fmax(r->widen_pair, mat->restitution);
-    r->widen_fixed = fmax(r->widen_fixed, mat->restitution + mat->friction);
-  }
+  r->widen_pair = e_max;
+  r->widen_fixed = e_mu_max;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
 #endif
