@@ -407,6 +407,8 @@ typedef struct clt_diagnostics_t {
   double wall_collide_s;
   double wall_assemble_s;
   double wall_solve_s;
+  int solves;            /* relaxed scheme: solves of the step (the active set's a-posteriori
+                            test, docs/stepping.md "Active set (swept)"); 1 elsewhere */
 } clt_diagnostics_t;
 
 /* Diagnostics of the last step (all zero before the first step except bodies, energies and

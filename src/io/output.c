@@ -48,6 +48,7 @@ static const column_t columns[] = {
     {"wall_collide_s", COL_DOUBLE, true},
     {"wall_assemble_s", COL_DOUBLE, true},
     {"wall_solve_s", COL_DOUBLE, true},
+    {"solves", COL_INT32, false},
 };
 #define COLUMN_COUNT ((int)(sizeof columns / sizeof columns[0]))
 
@@ -74,6 +75,7 @@ static double column_value(const clt_diagnostics_t *d, int column) {
     case 18: return d->wall_collide_s;
     case 19: return d->wall_assemble_s;
     case 20: return d->wall_solve_s;
+    case 21: return d->solves;
     default: return 0;
   }
 }

@@ -70,8 +70,21 @@ typedef struct clt_relaxed_work_t {
   int shape_body_capacity;
   unsigned char *link; /* per broad-phase pair: meets under the start boxes (spread_boxes) */
   int link_capacity;
-  double widen_pair, widen_fixed; /* how far pair_reach widens the boxes (clt_stage_relaxed_collide) */
+  double widen; /* how far pair_reach widens the boxes of dynamic bodies (clt_stage_relaxed_collide) */
   int spread_sweeps;  /* passes the boxes took in the last collide stage (0: all slow) */
+  /* The solves of one step (clt_stage_relaxed_solves): after solve `round`, a body whose motion h v⁺
+   * left the box the active set was built from demands its v⁺ (± a margin) in its box for the
+   * next: demand holds 6 per body (the velocities' lower and upper corner), demanded which bodies
+   * have one. The next solve starts from the impulses of this one (round_memory, in the contact
+   * memory's key order; round_warm: use it instead of the memory of the last step). */
+  int round;
+  bool slow;      /* the first solve's boxes were the all-slow hull (kept for the later ones) */
+  double *demand;
+  double *solved; /* 6 per body: v⁺ and ω⁺ of the last solve (3D; 2D: x, y and ω at [3]) */
+  unsigned char *demanded;
+  clt_contact_memory_t *round_memory;
+  int round_memory_count, round_memory_capacity;
+  bool round_warm;
   /* The swept broad phase's pairs (work->broadphase) stand in for the penetration diagnostics'
    * broad phase (clt_world_penetration, stage_collide.c) while every body is within its allowance
    * of where it was then (clt_relaxed_keep_pairs). */
@@ -132,6 +145,15 @@ double clt_body_extent(const clt_world_t *world, int i);
  * centred on the body does not count: rotating it leaves its bounds as they are); *unbounded tells
  * whether the body also has an unbounded shape (stage_collide.c). */
 double clt_body_rotation_reach(const clt_world_t *world, int i, bool *unbounded);
+
+/* Stage "solves" of scheme relaxed: collide, joint rows, contact rows, free velocity and solve
+ * (the stages below), then the a-posteriori test of the active set: when the solution moves a body
+ * outside the box of motions its active set was built for, by more than ε̂/4, the body's box takes
+ * in its new velocity and the step is solved again from the start-of-step velocities, warm-started
+ * from the last solve, at most RELAXED_SOLVES times. Times its parts into the diagnostics' collide,
+ * assemble and solve clocks; diagnostics.iterations are the sweeps of all the solves, solves their
+ * number. */
+clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c);
 
 /* Stage "contact rows" of scheme relaxed: per active contact Δ = bias(Φ) + the restitution term
  * (SPEC.md §1) and the start-of-step normal velocity (the restitution rule of the other schemes);

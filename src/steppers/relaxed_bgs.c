@@ -38,7 +38,8 @@
  * has scanned every block, so the residual it reports is the exact max, and the decision is the
  * same as a full scan's. After each sweep up to RELAXED_FOCUS focused passes revisit, in the same colour order,
  * the blocks whose last update exceeded RELAXED_HOT × the tolerance (a pile's residual sits in few
- * blocks). Warm start: the contact memory (c_n and the tangential impulse vector, i.e. P itself)
+ * blocks). Warm start: the contact memory (c_n and the tangential impulse vector, i.e. P itself;
+ * in a later solve of the step, the memory the solve before left: clt_stage_relaxed_solves)
  * projected onto this step's cone, and the joint memory.
  *
  * Speed (bench/peers/results.md, 2026-11-22): the blocks are 360 bytes in colour order (the
@@ -359,7 +360,7 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
   }
   if (bodies > r->body_capacity) {
     int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1, c8 = c1, c9 = c1, c10 = c1,
-        c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1, c17 = c1, c18 = c1;
+        c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1, c17 = c1, c18 = c1, c19 = c1, c20 = c1, c21 = c1;
     if (!clt_step_work_grow((void **)&r->dv, &c1, DV_STRIDE * bodies, sizeof *r->dv) ||
         !clt_step_work_grow((void **)&r->inv, &c2, DV_STRIDE * bodies, sizeof *r->inv) ||
         !clt_step_work_grow((void **)&r->dyn, &c3, bodies, sizeof *r->dyn) ||
@@ -377,7 +378,10 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
         !clt_step_work_grow((void **)&r->vt, &c15, bodies, sizeof *r->vt) ||
         !clt_step_work_grow((void **)&r->stamp, &c16, bodies, sizeof *r->stamp) ||
         !clt_step_work_grow((void **)&r->u0, &c17, 3 * bodies, sizeof *r->u0) ||
-        !clt_step_work_grow((void **)&r->bearing, &c18, bodies, sizeof *r->bearing))
+        !clt_step_work_grow((void **)&r->bearing, &c18, bodies, sizeof *r->bearing) ||
+        !clt_step_work_grow((void **)&r->demand, &c19, 6 * bodies, sizeof *r->demand) ||
+        !clt_step_work_grow((void **)&r->demanded, &c20, bodies, sizeof *r->demanded) ||
+        !clt_step_work_grow((void **)&r->solved, &c21, 6 * bodies, sizeof *r->solved))
       return false;
     r->body_capacity = bodies;
   }
@@ -603,14 +607,17 @@ static void warm_block(const clt_world_t *world, const clt_step_work_t *w, const
   const clt_contact_t *c = &w->contacts[ct->index];
   /* The contacts come in the narrow phase's order, mostly the memory's key order: the entry after
    * the last one found is tried first (keys are unique: the same entry as the search finds). */
+  const clt_relaxed_work_t *r = w->relaxed;
+  const clt_contact_memory_t *base = r->round_warm ? r->round_memory : w->memory;
+  int count = r->round_warm ? r->round_memory_count : w->memory_count;
   const clt_contact_memory_t *mem = NULL;
   int next = *hint + 1;
-  if (next < w->memory_count) {
-    const clt_contact_memory_t *e = &w->memory[next];
+  if (next < count) {
+    const clt_contact_memory_t *e = &base[next];
     if (e->shape_a == c->shape_a && e->shape_b == c->shape_b && e->feature == c->feature) mem = e;
   }
-  if (!mem) mem = clt_find_contact_memory(w, c->shape_a, c->shape_b, c->feature);
-  if (mem) *hint = (int)(mem - w->memory);
+  if (!mem) mem = clt_find_memory_entry(base, count, c->shape_a, c->shape_b, c->feature);
+  if (mem) *hint = (int)(mem - base);
   if (!mem || !(mem->normal_impulse > 0.0)) return;
   (void)world;
   const double(*t)[3] = ct->jt;
@@ -1183,6 +1190,7 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
       free(r->block_A), free(r->hot_list);
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
   free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->u0), free(r->bearing), free(r->shape_body);
+  free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);
   free(r->reuse_pose), free(r->reuse_allow), free(r->reuse_reach), free(r->reuse_type), free(r->placed);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);
   free(r->rows), free(r->minv), free(r->b), free(r->x), free(r->y), free(r->u), free(r->mu);

@@ -162,6 +162,9 @@ clt_status_t clt_contact_report_keep(clt_world_t *world, clt_step_work_t *work);
 /* The memory entry of a contact key, or NULL. */
 const clt_contact_memory_t *clt_find_contact_memory(const clt_step_work_t *work, int shape_a, int shape_b,
                                                     int feature);
+/* The same in any array of entries in key order (count of them). */
+const clt_contact_memory_t *clt_find_memory_entry(const clt_contact_memory_t *memory, int count, int shape_a,
+                                                  int shape_b, int feature);
 /* Grows the joint-impulse memory to the world's joint count (new entries 0). */
 bool clt_step_work_reserve_joint_impulses(clt_step_work_t *work, int joints);
 

@@ -4,7 +4,9 @@
  * (relaxed_bgs.c; method.solver bgs, the default) or APGD / BBPGD (stage_solve_relaxed.c), all
  * matrix-free. Optionally the exact circular Coulomb cone (method.friction_cone). Its contact
  * stage computes Δ (restitution as in every scheme) but builds no friction-direction rows: the
- * solve stage builds the rows it uses. */
+ * solve stage builds the rows it uses. Collide to solve run as one stage, "solves", which repeats
+ * them when the solution leaves the motions the active set was built for (stage_solve_relaxed.c,
+ * clt_stage_relaxed_solves). */
 #include "steppers/relaxed.h"
 
 static double bias_relaxed(const clt_method_t *method, double value, double h) {
@@ -14,11 +16,7 @@ static double bias_relaxed(const clt_method_t *method, double value, double h) {
 static const clt_stage_t stages[] = {
     {"forces", clt_stage_forces, CLT_CLOCK_ASSEMBLE},
     {"inverse mass", clt_stage_inverse_mass, CLT_CLOCK_ASSEMBLE},
-    {"collide", clt_stage_relaxed_collide, CLT_CLOCK_COLLIDE},
-    {"joint rows", clt_stage_joint_rows, CLT_CLOCK_ASSEMBLE},
-    {"contact rows", clt_stage_relaxed_contacts, CLT_CLOCK_ASSEMBLE},
-    {"free velocity", clt_stage_free_velocity, CLT_CLOCK_SOLVE},
-    {"solve", clt_stage_solve_relaxed, CLT_CLOCK_SOLVE},
+    {"solves", clt_stage_relaxed_solves, CLT_CLOCK_OTHER}, /* collide … solve, timed inside */
     {"remember", clt_stage_remember, CLT_CLOCK_OTHER},
     {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},
     {"commit", clt_stage_commit, CLT_CLOCK_OTHER},

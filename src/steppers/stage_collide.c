@@ -255,7 +255,7 @@ static double pair_reach(const clt_world_t *world, const clt_relaxed_work_t *r, 
   m->slack = max_distance + r->slack[a] + r->slack[b];
   double n0 = 0.0, nw = 0.0;
   bool da = world->bodies[a].type == CLT_BODY_DYNAMIC, db = world->bodies[b].type == CLT_BODY_DYNAMIC;
-  double f = da && db ? r->widen_pair : r->widen_fixed, fa = da ? f : 0.0, fb = db ? f : 0.0;
+  double fa = da ? r->widen : 0.0, fb = db ? r->widen : 0.0;
   for (int k = 0; k < 3; k++) {
     double la = r->vlo[3 * (size_t)a + k], ha = r->vhi[3 * (size_t)a + k];
     double lb = r->vlo[3 * (size_t)b + k], hb = r->vhi[3 * (size_t)b + k];

@@ -80,6 +80,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
   clt_diagnostics_t d;
   memset(&d, 0, sizeof d);
   d.solver_status = CLT_SOLVE_NONE;
+  d.solves = 1;
   clt_step_context_t c;
   c.world = world;
   c.scheme = scheme_ops(world->method.scheme);

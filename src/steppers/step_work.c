@@ -162,10 +162,15 @@ static int key_compare(int a1, int b1, int f1, int a2, int b2, int f2) {
 
 const clt_contact_memory_t *clt_find_contact_memory(const clt_step_work_t *w, int shape_a, int shape_b,
                                                     int feature) {
-  int lo = 0, hi = w->memory_count - 1;
+  return clt_find_memory_entry(w->memory, w->memory_count, shape_a, shape_b, feature);
+}
+
+const clt_contact_memory_t *clt_find_memory_entry(const clt_contact_memory_t *memory, int count, int shape_a,
+                                                  int shape_b, int feature) {
+  int lo = 0, hi = count - 1;
   while (lo <= hi) {
     int mid = lo + (hi - lo) / 2;
-    const clt_contact_memory_t *m = &w->memory[mid];
+    const clt_contact_memory_t *m = &memory[mid];
     int c = key_compare(m->shape_a, m->shape_b, m->feature, shape_a, shape_b, feature);
     if (c == 0) return m;
     if (c < 0)

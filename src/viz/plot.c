@@ -33,6 +33,7 @@ static const struct {
     {"wall_collide_s", "wall-clock collision time", "s", true},
     {"wall_assemble_s", "wall-clock assembly time", "s", true},
     {"wall_solve_s", "wall-clock solve time", "s", true},
+    {"solves", "solves per step (relaxed active set)", "", false},
     {"step", "step", "", false},
     {"t", "time", "s", false},
 };

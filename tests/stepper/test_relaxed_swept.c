@@ -61,7 +61,51 @@ static void column(int n, double z0, int fall_steps, int land_steps) {
   clt_world_destroy(w);
 }
 
+/* A push through grains that already touch: sphere A at 10 m/s touches B, and B is 2 cm from C,
+ * all at rest and out of gravity. Touching pairs do not pass their velocity boxes on (that made
+ * every landed grain of the 10⁵ pile share the landing velocities), so the first solve has the
+ * contact A–B only; it moves B 5 cm, through C. The test after the solve (clt_stage_relaxed_solves)
+ * finds B outside its box, and the second solve has B–C: nothing penetrates, momentum is kept, and
+ * the step reports 2 solves. Without friction and restitution B closes the gap exactly within the
+ * step (Φ/h + v_B − v_C = 0: v_B − v_C = 2 m/s) and A moves with B: v = (4, 4, 2) m/s. */
+static void push_through_touching(void) {
+  clt_world_def_t wd = relaxed_def(0.01, CLT_SOLVER_BGS);
+  wd.gravity[2] = 0.0;
+  wd.method.tolerance = 1e-10;
+  clt_world_t *w = NULL;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  int mat = add_material(w, 0.0);
+  const double r = 0.05;
+  clt_body_id_t id[3] = {add_sphere(w, mat, r, 0.0, 0.0, 0.0),            /* A, pushed below */
+                         add_sphere(w, mat, r, 2.0 * r, 0.0, 0.0),        /* B, touching A */
+                         add_sphere(w, mat, r, 4.0 * r + 0.02, 0.0, 0.0)}; /* C, 2 cm from B */
+  clt_body_state_t s;
+  CHECK(clt_body_get_state(w, id[0], &s) == CLT_OK);
+  s.velocity[0] = 10.0;
+  CHECK(clt_body_set_state(w, id[0], &s) == CLT_OK);
+  CHECK(clt_world_step(w) == CLT_OK);
+  clt_diagnostics_t d;
+  CHECK(clt_world_get_diagnostics(w, &d) == CLT_OK);
+  double v[3], p = 0.0;
+  for (int i = 0; i < 3; i++) {
+    CHECK(clt_body_get_state(w, id[i], &s) == CLT_OK);
+    v[i] = s.velocity[0];
+    p += v[i];
+  }
+  printf("push through touching grains: %d solves, %d contacts, penetration %.3g m, v = %.4f %.4f %.4f m/s\n",
+         d.solves, d.contacts, d.penetration, v[0], v[1], v[2]);
+  CHECK(d.solves == 2);
+  CHECK(d.contacts == 2);
+  CHECK_LE(d.penetration, 1e-6);
+  CHECK_NEAR(p, 10.0, 1e-9); /* equal masses: the momentum, divided by m */
+  CHECK_NEAR(v[0], 4.0, 1e-6);
+  CHECK_NEAR(v[1], 4.0, 1e-6);
+  CHECK_NEAR(v[2], 2.0, 1e-6);
+  clt_world_destroy(w);
+}
+
 int main(void) {
+  push_through_touching();
   /* free fall to t = 0.5 s (h·u = 0.049 m, more than the gaps), lands at 7.6 m/s near t = 0.78 s */
   column(12, 3.0, 50, 100);
   /* from 10 m: 14 m/s at the floor, h|u| = 0.14 m = 7 gaps a step */
