@@ -165,6 +165,10 @@ const clt_contact_memory_t *clt_find_contact_memory(const clt_step_work_t *work,
 /* The same in any array of entries in key order (count of them). */
 const clt_contact_memory_t *clt_find_memory_entry(const clt_contact_memory_t *memory, int count, int shape_a,
                                                   int shape_b, int feature);
+/* Makes the memory just built (*next, with its count and capacity) the one of *into, and hands
+ * the buffer *into held to *next, empty (no copy). */
+void clt_contact_memory_take(clt_contact_memory_t **into, int *into_count, int *into_capacity,
+                             clt_contact_memory_t **next, int *next_count, int *next_capacity);
 /* Grows the joint-impulse memory to the world's joint count (new entries 0). */
 bool clt_step_work_reserve_joint_impulses(clt_step_work_t *work, int joints);
 

@@ -29,14 +29,8 @@ clt_status_t clt_stage_commit(clt_step_context_t *c) {
                           "kept", (long long)c->step, label);
   }
   clt_step_work_t *w = c->work;
-  clt_contact_memory_t *m = w->memory;
-  int cap = w->memory_capacity;
-  w->memory = w->next_memory;
-  w->memory_capacity = w->next_memory_capacity;
-  w->memory_count = w->next_memory_count;
-  w->next_memory = m;
-  w->next_memory_capacity = cap;
-  w->next_memory_count = 0;
+  clt_contact_memory_take(&w->memory, &w->memory_count, &w->memory_capacity, &w->next_memory, &w->next_memory_count,
+                          &w->next_memory_capacity);
   double *ji = w->joint_impulse;
   w->joint_impulse = w->next_joint_impulse;
   w->next_joint_impulse = ji;

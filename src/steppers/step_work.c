@@ -165,6 +165,18 @@ const clt_contact_memory_t *clt_find_contact_memory(const clt_step_work_t *w, in
   return clt_find_memory_entry(w->memory, w->memory_count, shape_a, shape_b, feature);
 }
 
+void clt_contact_memory_take(clt_contact_memory_t **into, int *into_count, int *into_capacity,
+                             clt_contact_memory_t **next, int *next_count, int *next_capacity) {
+  clt_contact_memory_t *m = *into;
+  int cap = *into_capacity;
+  *into = *next;
+  *into_count = *next_count;
+  *into_capacity = *next_capacity;
+  *next = m;
+  *next_capacity = cap;
+  *next_count = 0;
+}
+
 const clt_contact_memory_t *clt_find_memory_entry(const clt_contact_memory_t *memory, int count, int shape_a,
                                                   int shape_b, int feature) {
   int lo = 0, hi = count - 1;
