@@ -1425,6 +1425,13 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
         }
         free(col);
       }
+      if (read_column(file, "solves", &col, &n)) { /* (absent in files of before the column) */
+        for (hsize_t i = 0; i < n; i++) {
+          if (col[i] > s->max_solves) s->max_solves = (int)col[i];
+          if (col[i] > 1.0) s->resolved_steps++;
+        }
+        free(col);
+      }
       if (read_column(file, "wall_s", &col, &n)) {
         for (hsize_t i = 0; i < n; i++) s->wall_s += col[i];
         free(col);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `clatter run` with the built-in default scene: output names, HDF5 layout (h5dump/h5ls), CSV
-# header and rows, `clatter info` (text and --json), no progress bar off a terminal, and
-# determinism (two runs give bit-identical trajectories and diagnostics except wall times).
+# header and rows, `clatter info` (text and --json; its solves summary on a relaxed step that is
+# solved twice), no progress bar off a terminal, and determinism (two runs give bit-identical
+# trajectories and diagnostics except wall times).
 source "$CLATTER_SOURCE_DIR/tests/cli/cli_lib.sh"
 cd "$tmp"
 
@@ -44,6 +45,27 @@ expect "info --json bodies" test "$(json_field default.h5 bodies)" = 2
 expect "info --json status" test "$(json_field default.h5 status)" = '"complete"'
 expect "info --json max_infeasibility" test "$(json_field default.h5 max_infeasibility)" = 0
 expect "info --json is one line" test "$("$CLATTER_BIN" info --json default.h5 | wc -l)" -eq 1
+expect "info --json max_solves (one solve a step)" test "$(json_field default.h5 max_solves)" = 1
+expect "info --json resolved_steps" test "$(json_field default.h5 resolved_steps)" = 0
+expect "info text has no solves line" sh -c "! grep -q '^solves' info.txt"
+# A relaxed step solved twice (tests/stepper/test_relaxed_swept: a push through touching spheres).
+cat > push.json <<'JSON'
+{"name": "push", "dimension": 3, "time_step": 0.01, "duration": 0.01, "gravity": [0, 0, 0],
+ "method": {"scheme": "relaxed", "solver": "bgs", "tolerance": 1e-10, "max_iterations": 10000},
+ "materials": {"default": {"friction": 0, "density": 1000}},
+ "bodies": [
+  {"name": "a", "position": [0, 0, 0], "velocity": [10, 0, 0], "shape": {"type": "sphere", "radius": 0.05}},
+  {"name": "b", "position": [0.1, 0, 0], "shape": {"type": "sphere", "radius": 0.05}},
+  {"name": "c", "position": [0.22, 0, 0], "shape": {"type": "sphere", "radius": 0.05}}
+ ]
+}
+JSON
+expect_status 0 "relaxed push run" "$CLATTER_BIN" run push.json -o push.h5 --quiet
+expect "CSV: step 1 took 2 solves" test "$(sed -n 3p push.csv | cut -d, -f22)" = 2
+expect "info --json max_solves 2" test "$(json_field push.h5 max_solves)" = 2
+expect "info --json resolved_steps 1" test "$(json_field push.h5 resolved_steps)" = 1
+expect "info text solves line" sh -c "'$CLATTER_BIN' info push.h5 | grep -q '^solves *at most 2 a step; 1 steps solved again'"
+expect "no penetration (below 1e-9 m)" awk -v p="$(json_field push.h5 max_penetration)" 'BEGIN { exit !(p < 1e-9) }'
 expect_status 2 "info on a missing file" "$CLATTER_BIN" info missing.h5 2> err.txt
 expect "info missing-file message" grep -q "^clatter info: missing.h5: cannot open: No such file or directory$" err.txt
 echo "not hdf5" > garbage.h5
