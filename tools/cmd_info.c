@@ -50,6 +50,7 @@ static int print_json(const char *path, const clt_output_summary_t *s) {
   add_number(o, "unconverged_steps", (double)s->unconverged_steps);
   add_number(o, "max_solves", s->max_solves);
   add_number(o, "resolved_steps", (double)s->resolved_steps);
+  add_number(o, "set_miss_steps", (double)s->set_miss_steps);
   add_number(o, "initial_energy", s->diagnostics_rows > 0 ? s->initial_energy : NAN);
   add_number(o, "final_energy", s->diagnostics_rows > 0 ? s->final_energy : NAN);
   if (s->checkpoint_step >= 0) {
@@ -82,8 +83,9 @@ static void print_text(const char *path, const clt_output_summary_t *s) {
          s->max_penetration, s->max_joint_error);
   printf("unconverged steps  %lld\n", (long long)s->unconverged_steps);
   if (s->max_solves > 1)
-    printf("solves             at most %d a step; %lld steps solved again (the active set's test)\n", s->max_solves,
-           (long long)s->resolved_steps);
+    printf("solves             at most %d a step; %lld steps solved again (the active set's test), %lld left "
+           "bodies outside their boxes\n",
+           s->max_solves, (long long)s->resolved_steps, (long long)s->set_miss_steps);
   if (s->diagnostics_rows > 0) {
     printf("energy             initial %.9g J, final %.9g J (change %.3g J)\n", s->initial_energy,
            s->final_energy, s->final_energy - s->initial_energy);

@@ -111,7 +111,8 @@ int main(int argc, char **argv) {
   printf("rss_start_kb %ld\nrss_after_parse_kb %ld\nrss_after_build_kb %ld\n", rss_start, rss_scene, rss_world);
 
   double ke_peak = 0, ke = 0, pen_max = 0, pen_last = 0, wall_sum = 0, col_sum = 0, asm_sum = 0, sol_sum = 0;
-  long iter_sum = 0, unsolved = 0, contacts_max = 0, taken = 0, solves_sum = 0, solves_max = 0;
+  long iter_sum = 0, unsolved = 0, contacts_max = 0, taken = 0, solves_sum = 0, solves_max = 0, miss_steps = 0,
+       miss_max = 0;
   double first_wall = 0;
   double cpu_steps = cpu_now();
   if (every > 0) printf("step t contacts iterations status kinetic_energy penetration wall_s collide_s assemble_s solve_s solves\n");
@@ -136,6 +137,8 @@ int main(int argc, char **argv) {
     iter_sum += d.iterations;
     solves_sum += d.solves;
     if (d.solves > solves_max) solves_max = d.solves;
+    if (d.set_misses > 0) miss_steps++;
+    if (d.set_misses > miss_max) miss_max = d.set_misses;
     if (d.contacts > contacts_max) contacts_max = d.contacts;
     if (d.solver_status != CLT_SOLVE_SOLVED && d.solver_status != CLT_SOLVE_NONE) unsolved++;
     if (every > 0 && ((k + 1) % every == 0 || k + 1 == steps))
@@ -155,6 +158,7 @@ int main(int argc, char **argv) {
     printf("iterations_per_step %.1f\nunconverged_steps %ld\nmax_contacts %ld\n", (double)iter_sum / taken, unsolved,
            contacts_max);
     printf("solves_per_step %.3f\nsolves_max %ld\n", (double)solves_sum / taken, solves_max);
+    printf("set_miss_steps %ld\nset_misses_max %ld\n", miss_steps, miss_max);
     printf("kinetic_energy_peak %.6g\nkinetic_energy_final %.6g\nke_ratio_final %.3g\n", ke_peak, ke,
            ke_peak > 0 ? ke / ke_peak : 0.0);
     printf("penetration_max_m %.6g\npenetration_final_m %.6g\n", pen_max, pen_last);

@@ -98,6 +98,7 @@ typedef struct clt_output_summary_t {
   int64_t unconverged_steps; /* rows whose solver_status is ray, max_iterations or error */
   int max_solves;            /* most solves in a step (diagnostics column solves; 0 if absent) */
   int64_t resolved_steps;    /* rows with more than one solve (the relaxed active set's test) */
+  int64_t set_miss_steps;    /* rows with set_misses > 0 (bodies left outside their boxes) */
   double initial_energy;     /* kinetic + potential, first and last diagnostics row */
   double final_energy;
   int64_t checkpoint_step; /* −1 if none */

@@ -409,6 +409,8 @@ typedef struct clt_diagnostics_t {
   double wall_solve_s;
   int solves;            /* relaxed scheme: solves of the step (the active set's a-posteriori
                             test, docs/stepping.md "Active set (swept)"); 1 elsewhere */
+  int set_misses;        /* relaxed scheme: bodies still outside their velocity box after the
+                            last solve allowed (only when solves reached it); 0 elsewhere */
 } clt_diagnostics_t;
 
 /* Diagnostics of the last step (all zero before the first step except bodies, energies and

@@ -49,6 +49,7 @@ static const column_t columns[] = {
     {"wall_assemble_s", COL_DOUBLE, true},
     {"wall_solve_s", COL_DOUBLE, true},
     {"solves", COL_INT32, false},
+    {"set_misses", COL_INT32, false},
 };
 #define COLUMN_COUNT ((int)(sizeof columns / sizeof columns[0]))
 
@@ -76,6 +77,7 @@ static double column_value(const clt_diagnostics_t *d, int column) {
     case 19: return d->wall_assemble_s;
     case 20: return d->wall_solve_s;
     case 21: return d->solves;
+    case 22: return d->set_misses;
     default: return 0;
   }
 }
@@ -1430,6 +1432,11 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
           if (col[i] > s->max_solves) s->max_solves = (int)col[i];
           if (col[i] > 1.0) s->resolved_steps++;
         }
+        free(col);
+      }
+      if (read_column(file, "set_misses", &col, &n)) {
+        for (hsize_t i = 0; i < n; i++)
+          if (col[i] > 0.0) s->set_miss_steps++;
         free(col);
       }
       if (read_column(file, "wall_s", &col, &n)) {

@@ -706,10 +706,10 @@ static double now_s(void) {
  * (t u + (h − t)[vlo, vhi] along each axis, t its opening time, ± its slack h(h|a| + |ω|R):
  * clt_stage_relaxed_collide) by more than `allow` summed over the axes, and makes it demand of the
  * next solve v⁺ ± (margin + RELAXED_DEMAND_MARGIN |v⁺ − u|) per axis, from the start of the step.
- * Returns how many were marked. A point left out of the set has a gap above ε̂ plus its closing
+ * Returns how many were marked (mark false: only counts them). A point left out of the set has a gap above ε̂ plus its closing
  * under the two boxes (stage_collide.c, point_can_close): with both bodies within ε̂/4 of their
  * boxes it still cannot overlap at the end of the step. */
-static int mark_demands(clt_world_t *world, clt_relaxed_work_t *r, double h, double allow, double margin) {
+static int mark_demands(clt_world_t *world, clt_relaxed_work_t *r, double h, double allow, double margin, bool mark) {
   int nb = world->body_count, marked = 0;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) reduction(+ : marked) if (nb >= RELAXED_PARALLEL_MIN)
@@ -724,6 +724,8 @@ static int mark_demands(clt_world_t *world, clt_relaxed_work_t *r, double h, dou
       out += dmax(0.0, dmax(a - x, x - b) - r->slack[i]);
     }
     if (!(out > allow)) continue; /* (a NaN is left to the step's own checks) */
+    marked++;
+    if (!mark) continue;
     double *dm = r->demand + 6 * (size_t)i;
     if (!r->demanded[i])
       for (int k = 0; k < 3; k++) dm[k] = dm[3 + k] = vp[k];
@@ -733,7 +735,6 @@ static int mark_demands(clt_world_t *world, clt_relaxed_work_t *r, double h, dou
       dm[k] = dmin(dm[k], vp[k] - m);
       dm[3 + k] = dmax(dm[3 + k], vp[k] + m);
     }
-    marked++;
   }
   return marked;
 }
@@ -796,10 +797,14 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
     d->solves = r->round + 1;
     if (st != CLT_OK) return st;
     bool usable = d->solver_status == CLT_SOLVE_SOLVED || d->solver_status == CLT_SOLVE_MAX_ITERATIONS;
-    if (!usable || r->round + 1 >= RELAXED_SOLVES || w->contact_count == 0) return CLT_OK;
+    if (!usable || w->contact_count == 0) return CLT_OK;
+    if (r->round + 1 >= RELAXED_SOLVES) { /* the last: what it missed is reported, not solved */
+      d->set_misses = mark_demands(world, r, h, 0.25 * eps, 0.25 * eps / h, false);
+      return CLT_OK;
+    }
     last_count = w->contact_count;
     last_keys = contact_keys(w);
-    if (mark_demands(world, r, h, 0.25 * eps, 0.25 * eps / h) == 0) return CLT_OK;
+    if (mark_demands(world, r, h, 0.25 * eps, 0.25 * eps / h, true) == 0) return CLT_OK;
     /* again: this solve's impulses start the next (in key order, as stage "remember" leaves them) */
     st = clt_stage_remember(c);
     if (st != CLT_OK) return st;

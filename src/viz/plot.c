@@ -34,6 +34,7 @@ static const struct {
     {"wall_assemble_s", "wall-clock assembly time", "s", true},
     {"wall_solve_s", "wall-clock solve time", "s", true},
     {"solves", "solves per step (relaxed active set)", "", false},
+    {"set_misses", "bodies outside their box after the last solve (relaxed)", "", false},
     {"step", "step", "", false},
     {"t", "time", "s", false},
 };

@@ -14,7 +14,7 @@ expect "stderr is empty off a terminal (no progress bar)" test ! -s run.err
 expect "summary line on stdout" grep -q "^default: complete, 10000 of 10000 steps" run.out
 
 # CSV: the documented header, then one row per step including step 0.
-header="step,t,bodies,contacts,joints,lcp_size,iterations,residual,solver_status,infeasibility,penetration,joint_error,kinetic_energy,potential_energy,wall_s,constraints,relcp_iterations,max_overlap,wall_collide_s,wall_assemble_s,wall_solve_s,solves"
+header="step,t,bodies,contacts,joints,lcp_size,iterations,residual,solver_status,infeasibility,penetration,joint_error,kinetic_energy,potential_energy,wall_s,constraints,relcp_iterations,max_overlap,wall_collide_s,wall_assemble_s,wall_solve_s,solves,set_misses"
 expect "CSV header" test "$(head -1 default.csv)" = "$header"
 expect "CSV has 10001 rows" test "$(($(wc -l < default.csv) - 1))" -eq 10001
 expect "CSV step 0 row" grep -q "^0,0,2,0,0,0,0,0,none," default.csv
@@ -64,7 +64,8 @@ expect_status 0 "relaxed push run" "$CLATTER_BIN" run push.json -o push.h5 --qui
 expect "CSV: step 1 took 2 solves" test "$(sed -n 3p push.csv | cut -d, -f22)" = 2
 expect "info --json max_solves 2" test "$(json_field push.h5 max_solves)" = 2
 expect "info --json resolved_steps 1" test "$(json_field push.h5 resolved_steps)" = 1
-expect "info text solves line" sh -c "'$CLATTER_BIN' info push.h5 | grep -q '^solves *at most 2 a step; 1 steps solved again'"
+expect "info --json set_miss_steps 0" test "$(json_field push.h5 set_miss_steps)" = 0
+expect "info text solves line" sh -c "'$CLATTER_BIN' info push.h5 | grep -q '^solves *at most 2 a step; 1 steps solved again (the active set.s test), 0 left bodies outside their boxes$'"
 expect "no penetration (below 1e-9 m)" awk -v p="$(json_field push.h5 max_penetration)" 'BEGIN { exit !(p < 1e-9) }'
 expect_status 2 "info on a missing file" "$CLATTER_BIN" info missing.h5 2> err.txt
 expect "info missing-file message" grep -q "^clatter info: missing.h5: cannot open: No such file or directory$" err.txt

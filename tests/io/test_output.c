@@ -195,7 +195,7 @@ static void test_layout(clt_scene_t *scene, const char *path, const run_t *r) {
         strcmp(line,
                "step,t,bodies,contacts,joints,lcp_size,iterations,residual,solver_status,infeasibility,"
                "penetration,joint_error,kinetic_energy,potential_energy,wall_s,constraints,relcp_iterations,"
-               "max_overlap,wall_collide_s,wall_assemble_s,wall_solve_s,solves\n") == 0);
+               "max_overlap,wall_collide_s,wall_assemble_s,wall_solve_s,solves,set_misses\n") == 0);
     int rows = 0;
     bool second_ok = false;
     while (fgets(line, sizeof line, f)) {
@@ -240,6 +240,7 @@ static void compare_files(const char *a, const char *b) {
                          "diagnostics/relcp_iterations",
                          "diagnostics/max_overlap",
                          "diagnostics/solves",
+                         "diagnostics/set_misses",
                          "contacts/first",
                          "contacts/count",
                          "contacts/point",
