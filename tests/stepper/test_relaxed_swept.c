@@ -61,6 +61,31 @@ static void column(int n, double z0, int fall_steps, int land_steps) {
   clt_world_destroy(w);
 }
 
+/* One step of a row of n spheres of radius 0.05 m along x (centres x[k]), out of gravity and
+ * without friction, the first pushed at v0: the velocities after it (v, n) and the diagnostics. */
+static void push_row(int n, const double *x, double v0, double *v, clt_diagnostics_t *d) {
+  clt_world_def_t wd = relaxed_def(0.01, CLT_SOLVER_BGS);
+  wd.gravity[2] = 0.0;
+  wd.method.tolerance = 1e-10;
+  clt_world_t *w = NULL;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  int mat = add_material(w, 0.0);
+  clt_body_id_t id[16];
+  CHECK(n <= 16);
+  for (int k = 0; k < n && k < 16; k++) id[k] = add_sphere(w, mat, 0.05, x[k], 0.0, 0.0);
+  clt_body_state_t s;
+  CHECK(clt_body_get_state(w, id[0], &s) == CLT_OK);
+  s.velocity[0] = v0;
+  CHECK(clt_body_set_state(w, id[0], &s) == CLT_OK);
+  CHECK(clt_world_step(w) == CLT_OK);
+  CHECK(clt_world_get_diagnostics(w, d) == CLT_OK);
+  for (int k = 0; k < n && k < 16; k++) {
+    CHECK(clt_body_get_state(w, id[k], &s) == CLT_OK);
+    v[k] = s.velocity[0];
+  }
+  clt_world_destroy(w);
+}
+
 /* A push through grains that already touch: sphere A at 10 m/s touches B, and B is 2 cm from C,
  * all at rest and out of gravity. Touching pairs do not pass their velocity boxes on (that made
  * every landed grain of the 10⁵ pile share the landing velocities), so the first solve has the
@@ -69,39 +94,19 @@ static void column(int n, double z0, int fall_steps, int land_steps) {
  * the step reports 2 solves. Without friction and restitution B closes the gap exactly within the
  * step (Φ/h + v_B − v_C = 0: v_B − v_C = 2 m/s) and A moves with B: v = (4, 4, 2) m/s. */
 static void push_through_touching(void) {
-  clt_world_def_t wd = relaxed_def(0.01, CLT_SOLVER_BGS);
-  wd.gravity[2] = 0.0;
-  wd.method.tolerance = 1e-10;
-  clt_world_t *w = NULL;
-  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
-  int mat = add_material(w, 0.0);
-  const double r = 0.05;
-  clt_body_id_t id[3] = {add_sphere(w, mat, r, 0.0, 0.0, 0.0),            /* A, pushed below */
-                         add_sphere(w, mat, r, 2.0 * r, 0.0, 0.0),        /* B, touching A */
-                         add_sphere(w, mat, r, 4.0 * r + 0.02, 0.0, 0.0)}; /* C, 2 cm from B */
-  clt_body_state_t s;
-  CHECK(clt_body_get_state(w, id[0], &s) == CLT_OK);
-  s.velocity[0] = 10.0;
-  CHECK(clt_body_set_state(w, id[0], &s) == CLT_OK);
-  CHECK(clt_world_step(w) == CLT_OK);
+  const double x[3] = {0.0, 0.1, 0.22}; /* A; B touching A; C 2 cm from B */
+  double v[3];
   clt_diagnostics_t d;
-  CHECK(clt_world_get_diagnostics(w, &d) == CLT_OK);
-  double v[3], p = 0.0;
-  for (int i = 0; i < 3; i++) {
-    CHECK(clt_body_get_state(w, id[i], &s) == CLT_OK);
-    v[i] = s.velocity[0];
-    p += v[i];
-  }
+  push_row(3, x, 10.0, v, &d);
   printf("push through touching grains: %d solves, %d contacts, penetration %.3g m, v = %.4f %.4f %.4f m/s\n",
          d.solves, d.contacts, d.penetration, v[0], v[1], v[2]);
   CHECK(d.solves == 2);
   CHECK(d.contacts == 2);
   CHECK_LE(d.penetration, 1e-6);
-  CHECK_NEAR(p, 10.0, 1e-9); /* equal masses: the momentum, divided by m */
+  CHECK_NEAR(v[0] + v[1] + v[2], 10.0, 1e-9); /* equal masses: the momentum, divided by m */
   CHECK_NEAR(v[0], 4.0, 1e-6);
   CHECK_NEAR(v[1], 4.0, 1e-6);
   CHECK_NEAR(v[2], 2.0, 1e-6);
-  clt_world_destroy(w);
 }
 
 /* A push along a chain of touching pairs with 2 cm gaps between them (A–B, C–D, …, 12 spheres), A
@@ -111,39 +116,19 @@ static void push_through_touching(void) {
  * the boxes of the solve before without spreading them again lets such a change travel one gap a
  * solve: the 40-sphere column above then penetrated 72.5 mm.) */
 static void push_along_gapped_chain(void) {
-  clt_world_def_t wd = relaxed_def(0.01, CLT_SOLVER_BGS);
-  wd.gravity[2] = 0.0;
-  wd.method.tolerance = 1e-10;
-  clt_world_t *w = NULL;
-  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
-  int mat = add_material(w, 0.0);
-  const double r = 0.05, gap = 0.02;
   enum { n = 12 };
-  clt_body_id_t id[n];
-  double x = 0.0;
-  for (int k = 0; k < n; k++) {
-    if (k > 0) x += 2.0 * r + (k % 2 == 0 ? gap : 0.0); /* B touches A, C is 2 cm from B, … */
-    id[k] = add_sphere(w, mat, r, x, 0.0, 0.0);
-  }
-  clt_body_state_t s;
-  CHECK(clt_body_get_state(w, id[0], &s) == CLT_OK);
-  s.velocity[0] = 60.0;
-  CHECK(clt_body_set_state(w, id[0], &s) == CLT_OK);
-  CHECK(clt_world_step(w) == CLT_OK);
+  double x[n], v[n], p = 0.0;
+  x[0] = 0.0;
+  for (int k = 1; k < n; k++) x[k] = x[k - 1] + 0.1 + (k % 2 == 0 ? 0.02 : 0.0); /* B touches A, C is 2 cm from B, … */
   clt_diagnostics_t d;
-  CHECK(clt_world_get_diagnostics(w, &d) == CLT_OK);
-  double p = 0.0;
-  for (int k = 0; k < n; k++) {
-    CHECK(clt_body_get_state(w, id[k], &s) == CLT_OK);
-    p += s.velocity[0];
-  }
+  push_row(n, x, 60.0, v, &d);
+  for (int k = 0; k < n; k++) p += v[k];
   printf("push along a gapped chain: %d solves, %d contacts, %d bodies outside their boxes, penetration %.3g m\n",
          d.solves, d.contacts, d.set_misses, d.penetration);
   CHECK(d.solves >= 2 && d.solves <= 4);
   CHECK(d.set_misses == 0);
   CHECK_LE(d.penetration, 1e-6);
   CHECK_NEAR(p, 60.0, 1e-8);
-  clt_world_destroy(w);
 }
 
 int main(void) {
