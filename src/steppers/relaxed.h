@@ -80,7 +80,7 @@ typedef struct clt_relaxed_work_t {
   int round;
   bool slow;      /* the first solve's boxes were the all-slow hull (kept for the later ones) */
   double *demand;
-  double *solved; /* 6 per body: v⁺ and ω⁺ of the last solve (3D; 2D: x, y and ω at [3]) */
+  double *solved; /* 6 per body: the state's velocity and angular_velocity after the last solve */
   unsigned char *demanded;
   clt_contact_memory_t *round_memory;
   int round_memory_count, round_memory_capacity;
@@ -152,7 +152,7 @@ double clt_body_rotation_reach(const clt_world_t *world, int i, bool *unbounded)
  * in its new velocity and the step is solved again from the start-of-step velocities, warm-started
  * from the last solve, at most RELAXED_SOLVES times. Times its parts into the diagnostics' collide,
  * assemble and solve clocks; diagnostics.iterations are the sweeps of all the solves, solves their
- * number. */
+ * number, set_misses the bodies the last allowed solve left outside their boxes. */
 clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c);
 
 /* Stage "contact rows" of scheme relaxed: per active contact Δ = bias(Φ) + the restitution term
