@@ -772,8 +772,7 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
     if (st == CLT_OK && r->round > 0) {
       /* Larger boxes, the same contacts: the last solve stands (its impulses are still in
        * work->z, in the same contact order) */
-      uint64_t keys = contact_keys(w);
-      if (w->contact_count == last_count && keys == last_keys) {
+      if (w->contact_count == last_count && contact_keys(w) == last_keys) {
         d->wall_collide_s += t1 - t0;
         for (int i = 0; i < nb; i++) {
           const double *v = r->solved + 6 * (size_t)i;
