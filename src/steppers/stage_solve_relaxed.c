@@ -774,6 +774,9 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
        * work->z, in the same contact order) */
       if (w->contact_count == last_count && contact_keys(w) == last_keys) {
         d->wall_collide_s += t1 - t0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
+#endif
         for (int i = 0; i < nb; i++) {
           const double *v = r->solved + 6 * (size_t)i;
           memcpy(world->states[i].velocity, v, 3 * sizeof *v);
@@ -810,6 +813,9 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
     clt_contact_memory_take(&r->round_memory, &r->round_memory_count, &r->round_memory_capacity, &w->next_memory,
                             &w->next_memory_count, &w->next_memory_capacity);
     r->round_warm = true;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
+#endif
     for (int i = 0; i < nb; i++) { /* the start-of-step velocities (positions have not moved) */
       double *v = r->solved + 6 * (size_t)i;
       memcpy(v, world->states[i].velocity, 3 * sizeof *v);
