@@ -70,6 +70,10 @@ typedef struct clt_relaxed_work_t {
   int shape_body_capacity;
   unsigned char *link; /* per broad-phase pair: meets under the start boxes (spread_boxes) */
   int link_capacity;
+  /* the pairs of the broad phase under the own sweeps, kept from the step's first solve for the
+   * later ones (the own sweeps depend only on the state the step starts from) */
+  struct clt_broadphase_pair_t *own_pairs;
+  int own_pair_count, own_pair_capacity;
   double widen; /* how far pair_reach widens the boxes of dynamic bodies (clt_stage_relaxed_collide) */
   int spread_sweeps;  /* passes the boxes took in the last collide stage (0: all slow) */
   /* The solves of one step (clt_stage_relaxed_solves): after solve `round`, a body whose motion h v⁺

@@ -1189,7 +1189,7 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   free(r->contacts), free(r->delta), free(r->slot), free(r->colour), free(r->order), free(r->ends), free(r->hot),
       free(r->block_A), free(r->hot_list);
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
-  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->u0), free(r->bearing), free(r->shape_body);
+  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->own_pairs), free(r->u0), free(r->bearing), free(r->shape_body);
   free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);
   free(r->reuse_pose), free(r->reuse_allow), free(r->reuse_reach), free(r->reuse_type), free(r->placed);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);

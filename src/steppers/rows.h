@@ -219,6 +219,9 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *work, 
  * bounds grown by margin on every side and by body_sweep[6 body .. 6 body + 6) below and above
  * along each axis (may be NULL). */
 clt_status_t clt_broad_phase_pairs(clt_world_t *world, clt_step_work_t *work, double margin, const double *body_sweep);
+/* Only its proxies (work->proxies), placed as clt_broad_phase_pairs places them: for pairs kept from
+ * a broad phase of the same state with the same sweeps. */
+clt_status_t clt_place_proxies(clt_world_t *world, clt_step_work_t *work, const double *body_sweep);
 /* Appends the rows of work's contacts after the joint rows: n (value Φ), and with friction the
  * m_C direction rows. */
 /* The Jacobian row of contact c along the world direction dir: dir·(ṗ_B − ṗ_A) at the witness

@@ -227,6 +227,11 @@ clt_status_t clt_broad_phase_pairs(clt_world_t *world, clt_step_work_t *w, doubl
   return broad_phase(world, w, margin, body_sweep);
 }
 
+clt_status_t clt_place_proxies(clt_world_t *world, clt_step_work_t *w, const double *body_sweep) {
+  if (w->relaxed) w->relaxed->reuse_valid = false; /* (as broad_phase: the kept pairs' proxies change) */
+  return place_proxies(world, w, body_sweep);
+}
+
 clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *w, double max_distance) {
   return clt_find_contacts_swept(world, w, max_distance, NULL);
 }

@@ -445,9 +445,7 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
  * bodies whose bounds touch already (link time 0) pass nothing on: what they do to each other is
  * for the test after the solve (clt_stage_relaxed_solves). false: out of memory. */
 static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt_relaxed_work_t *r, double h,
-                         double eps) {
-  const clt_broadphase_pair_t *pairs = w->broadphase.pairs;
-  int np = w->broadphase.pair_count;
+                         double eps, const clt_broadphase_pair_t *pairs, int np) {
   for (int i = 0; i < world->body_count; i++) r->stamp[i] = 0;
   /* The first pass, in parallel: which pairs meet under the boxes the step starts with. A pair
    * that does not, and whose bodies the serial pass has not changed by the time it gets there,
@@ -652,9 +650,19 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
         r->vt[i] = 0.0;
       }
   } else {
-    clt_status_t st = clt_broad_phase_pairs(world, w, eps, r->own);
+    /* the broad phase under the own sweeps: the step's first solve runs it and keeps its pairs,
+     * the later ones (the same state and sweeps) only place the proxies again */
+    clt_status_t st = r->round == 0 ? clt_broad_phase_pairs(world, w, eps, r->own) : clt_place_proxies(world, w, r->own);
     if (st != CLT_OK) return st;
-    if (!spread_boxes(world, w, r, h, eps)) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
+    if (r->round == 0) {
+      int np = w->broadphase.pair_count;
+      if (!clt_step_work_grow((void **)&r->own_pairs, &r->own_pair_capacity, np, sizeof *r->own_pairs))
+        return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
+      if (np > 0) memcpy(r->own_pairs, w->broadphase.pairs, (size_t)np * sizeof *r->own_pairs);
+      r->own_pair_count = np;
+    }
+    if (!spread_boxes(world, w, r, h, eps, r->own_pairs, r->own_pair_count))
+      return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
   }
   /* A bounce leaves the hull by up to e times its width (a light grain struck by a heavy one):
    * pair_reach (stage_collide.c) widens the boxes of dynamic bodies once by max e times their
