@@ -282,6 +282,53 @@ static sort_key_t *radix_sort(sort_key_t *keys, sort_key_t *tmp, int n, int bits
   return keys;
 }
 
+/* radix_sort on `threads` contiguous shares of the keys: per share counts of each digit, their
+ * offsets in (digit, share) order, each share scattering its own keys. That is where the serial
+ * stable sort puts every key, so the result is the same for any number of threads. hist: room for
+ * threads × 2049 counts. */
+static sort_key_t *radix_sort_parallel(sort_key_t *keys, sort_key_t *tmp, int n, int bits, int threads, int *hist) {
+  for (int shift = 0; shift < bits; shift += 11) {
+    bool one_digit = false;
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp for schedule(static, 1)
+      for (int t = 0; t < threads; t++) {
+        int *c = hist + 2049 * (size_t)t;
+        memset(c, 0, 2049 * sizeof(int));
+        int i0 = (int)((int64_t)n * t / threads), i1 = (int)((int64_t)n * (t + 1) / threads);
+        for (int i = i0; i < i1; i++) c[(keys[i].key >> shift) & 2047u]++;
+      }
+#pragma omp single
+      {
+        unsigned first = (unsigned)((keys[0].key >> shift) & 2047u);
+        int same = 0;
+        for (int t = 0; t < threads; t++) same += hist[2049 * (size_t)t + first];
+        one_digit = same == n; /* nothing moves */
+        int at = 0;
+        for (int d = 0; d < 2048 && !one_digit; d++)
+          for (int t = 0; t < threads; t++) {
+            int m = hist[2049 * (size_t)t + (size_t)d];
+            hist[2049 * (size_t)t + (size_t)d] = at;
+            at += m;
+          }
+      }
+      if (!one_digit) {
+#pragma omp for schedule(static, 1)
+        for (int t = 0; t < threads; t++) {
+          int *c = hist + 2049 * (size_t)t;
+          int i0 = (int)((int64_t)n * t / threads), i1 = (int)((int64_t)n * (t + 1) / threads);
+          for (int i = i0; i < i1; i++) tmp[c[(keys[i].key >> shift) & 2047u]++] = keys[i];
+        }
+      }
+    }
+    if (one_digit) continue;
+    sort_key_t *s = keys;
+    keys = tmp;
+    tmp = s;
+  }
+  return keys;
+}
+
 static int bit_width(uint64_t v) {
   int b = 0;
   while (v > 0) {
@@ -512,7 +559,15 @@ clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphas
     keys[i].key = (((ca << g.bits_b) | cb) << g.bits_s) | cs;
     n_grid++;
   }
-  sort_key_t *sorted = count > 0 ? radix_sort(keys, tmp, count, key_bits + 2) : keys;
+  sort_key_t *sorted = keys;
+  if (count > 0 && threads > 1) {
+    void *h = bp->histogram;
+    if (!reserve(&h, &bp->histogram_capacity, 2049 * threads, sizeof(int))) return CLT_ERR_OUT_OF_MEMORY;
+    bp->histogram = h;
+    sorted = radix_sort_parallel(keys, tmp, count, key_bits + 2, threads, bp->histogram);
+  } else if (count > 0) {
+    sorted = radix_sort(keys, tmp, count, key_bits + 2);
+  }
   bp->grid_entries = n_grid;
 
   /* The large proxies (ascending), after the grid ones in the sorted keys. */

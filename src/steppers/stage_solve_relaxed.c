@@ -520,6 +520,11 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
 #pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
 #endif
   for (int i = 0; i < nb; i++) {
+    if (r->round > 0) { /* a later solve of the step: the same state, so the same u, slack and own */
+      for (int k = 0; k < 3; k++) r->vlo[3 * (size_t)i + k] = r->vhi[3 * (size_t)i + k] = r->u0[3 * (size_t)i + k];
+      r->vt[i] = h;
+      continue;
+    }
     const clt_body_rec_t *b = &world->bodies[i];
     const clt_body_state_t *s = &world->states[i];
     /* the velocity the step moves it with: 0 for a static body, a kinematic one's mean over the
