@@ -48,7 +48,8 @@
  * (3D, circular cone, ω = 1) and, on x86-64, built for AVX2 and the baseline and chosen at load
  * time. Every instance evaluates the same IEEE operations in the same order as the scalar code
  * (no FMA: -ffp-contract=off), so the numbers do not depend on the instance or the machine. The
- * serial focused passes walk a list of the hot blocks (not a scan of every flag) and prefetch the
+ * focused passes walk a list of the hot blocks (not a scan of every flag; on every thread from
+ * RELAXED_LIST_PARALLEL_MIN hot blocks, a share of each colour per thread) and prefetch the
  * blocks and body slots a few visits ahead; the body updates are 4-lane vectors (2026-11-22, pile
  * 10³: CPU −5 % median, −7 % best of ten; same bits). The 3D blocks are built by build_block3 (one
  * rotation matrix per body and solve, the upper triangle of A_jj) and the warm start looks the
@@ -69,6 +70,8 @@
  * than it saves (and spinning threads are slow on a loaded machine). The numbers do not depend on
  * it. */
 #define RELAXED_BGS_PARALLEL_MIN 4000
+/* Hot blocks from which a focused pass (over the hot list only) runs in parallel. */
+#define RELAXED_LIST_PARALLEL_MIN 1000
 #define RELAXED_INNER 8
 #define RELAXED_FOCUS 3
 #define RELAXED_PREFETCH 4 /* blocks ahead whose body slots a sweep prefetches */
@@ -717,20 +720,20 @@ BGS_INLINE double visit(clt_relaxed_contact_t *ct, const double *A, const cone_t
   return block_update(ct, A, k, inv, dv, omega, k->dim, cone_circ(k), false);
 }
 
-/* The blocks [lo, hi) of one colour in order, serially; with `focus`, only those marked hot. On
+/* The blocks [lo, hi) of one colour in order, serially (a full sweep; the focused passes walk the
+ * hot list: list_share). On
  * x86-64 GCC builds it twice, for AVX2 and for the baseline, and picks one at load time: the same
  * operations either way (4-lane vectors or pairs of 2-lane ones, no FMA), so the same bits. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi, double omega, bool fast, bool focus,
+static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi, double omega, bool fast,
                           double hot_level, int *hot_count) {
   double res = 0.0;
   int hot = 0;
   unsigned char *flag = r->hot;
   if (fast) { /* the same loop, instantiated for the common case */
     for (int i = lo; i < hi; i++) {
-      if (focus && !flag[i]) continue;
       if (i + RELAXED_PREFETCH < hi) { /* the bodies of a block a few ahead (no effect on the numbers) */
         const clt_relaxed_contact_t *nx = &r->contacts[i + RELAXED_PREFETCH];
         __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->a, 1);
@@ -743,7 +746,6 @@ static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi
     }
   } else {
     for (int i = lo; i < hi; i++) {
-      if (focus && !flag[i]) continue;
       double e = visit(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, false);
       flag[i] = e > hot_level;
       hot += flag[i];
@@ -754,7 +756,7 @@ static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi
   return res;
 }
 
-/* The hot blocks (flag set) as a list in slot order, with each colour's span: the serial focused
+/* The hot blocks (flag set) as a list in slot order, with each colour's span: the focused
  * passes walk it instead of scanning every flag (and can prefetch what they will visit next). */
 static void hot_list_build(clt_relaxed_work_t *r) {
   int n = 0;
@@ -768,51 +770,104 @@ static void hot_list_build(clt_relaxed_work_t *r) {
   r->hot_list_valid = true;
 }
 
-/* A serial focused pass over the hot list: the blocks visited and their order are those of the flag
- * scan (sweep_range with focus), so the numbers are the same; the list keeps the blocks that stay
- * hot (compacted in place: a focused pass only clears flags). */
+/* A focused pass over entries [from, to) of the hot list (blocks of one colour): the blocks that a
+ * scan of the colour's flags would visit, in the same order. Sets the blocks' flags; returns the largest update, adds the blocks still hot to *hot. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, double omega, bool fast, double hot_level,
-                         int *hot_count) {
+static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, bool fast, double hot_level, int from,
+                         int to, int *hot) {
   double res = 0.0;
-  int hot = 0, out = 0;
+  int n = 0;
   unsigned char *flag = r->hot;
-  int *list = r->hot_list;
-  for (int c = 0; c < r->colour_count; c++) {
-    int lo = r->hot_start[c], hi = r->hot_start[c + 1];
-    r->hot_start[c] = out;
-    if (fast) {
-      for (int j = lo; j < hi; j++) {
-        int i = list[j];
-        if (j + 2 * RELAXED_PREFETCH < hi) { /* the block two strides ahead, then its bodies */
-          const char *p = (const char *)&r->contacts[list[j + 2 * RELAXED_PREFETCH]];
-          for (size_t o = 0; o < sizeof(clt_relaxed_contact_t); o += 64) __builtin_prefetch(p + o, 1);
-        }
-        if (j + RELAXED_PREFETCH < hi) {
-          const clt_relaxed_contact_t *nx = &r->contacts[list[j + RELAXED_PREFETCH]];
-          __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->a, 1);
-          __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->b, 1);
-        }
-        double e = block_update(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, 1.0, 3, 1, true);
-        flag[i] = e > hot_level;
-        hot += flag[i];
-        if (flag[i]) list[out++] = i;
-        if (e > res) res = e;
+  const int *list = r->hot_list;
+  if (fast) {
+    for (int j = from; j < to; j++) {
+      int i = list[j];
+      if (j + 2 * RELAXED_PREFETCH < to) { /* the block two strides ahead, then its bodies */
+        const char *p = (const char *)&r->contacts[list[j + 2 * RELAXED_PREFETCH]];
+        for (size_t o = 0; o < sizeof(clt_relaxed_contact_t); o += 64) __builtin_prefetch(p + o, 1);
       }
-    } else {
-      for (int j = lo; j < hi; j++) {
-        int i = list[j];
-        double e = visit(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, false);
-        flag[i] = e > hot_level;
-        hot += flag[i];
-        if (flag[i]) list[out++] = i;
-        if (e > res) res = e;
+      if (j + RELAXED_PREFETCH < to) {
+        const clt_relaxed_contact_t *nx = &r->contacts[list[j + RELAXED_PREFETCH]];
+        __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->a, 1);
+        __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->b, 1);
       }
+      double e = block_update(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, 1.0, 3, 1, true);
+      flag[i] = e > hot_level;
+      n += flag[i];
+      if (e > res) res = e;
+    }
+  } else {
+    for (int j = from; j < to; j++) {
+      int i = list[j];
+      double e = visit(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, false);
+      flag[i] = e > hot_level;
+      n += flag[i];
+      if (e > res) res = e;
     }
   }
-  r->hot_start[r->colour_count] = out;
+  *hot += n;
+  return res;
+}
+
+/* A focused pass over the hot list, colour by colour (list_share), serially or with each thread
+ * taking an equal share of every colour (a barrier between colours; the overflow colour, whose
+ * blocks may share bodies, on one thread); then the list keeps the blocks that stay hot, in order
+ * (compacted in place: a focused pass only clears flags). The same numbers either way. */
+static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, double omega, bool fast, double hot_level,
+                         int *hot_count) {
+  double res = 0.0;
+  int hot = 0, colours = r->colour_count;
+  if (!par) {
+    for (int c = 0; c < colours; c++) {
+      double e = list_share(r, k, omega, fast, hot_level, r->hot_start[c], r->hot_start[c + 1], &hot);
+      if (e > res) res = e;
+    }
+  } else {
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+    for (int c = 0; c < colours; c++) {
+      int lo = r->hot_start[c], hi = r->hot_start[c + 1], my_hot = 0;
+      double e;
+      if (c == RELAXED_MAX_COLOURS) {
+        e = 0.0;
+#ifdef _OPENMP
+#pragma omp single
+#endif
+        e = list_share(r, k, omega, fast, hot_level, lo, hi, &my_hot);
+      } else {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        int from = lo + (int)((int64_t)(hi - lo) * t / nt), to = lo + (int)((int64_t)(hi - lo) * (t + 1) / nt);
+        e = list_share(r, k, omega, fast, hot_level, from, to, &my_hot);
+      }
+#ifdef _OPENMP
+#pragma omp critical(clt_relaxed_list)
+#endif
+      {
+        hot += my_hot;
+        if (e > res) res = e;
+      }
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+    }
+  }
+  const unsigned char *flag = r->hot;
+  int *list = r->hot_list, out = 0, lo = r->hot_start[0];
+  for (int c = 0; c < colours; c++) {
+    int hi = r->hot_start[c + 1];
+    r->hot_start[c] = out;
+    for (int j = lo; j < hi; j++)
+      if (flag[list[j]]) list[out++] = list[j];
+    lo = hi;
+  }
+  r->hot_start[colours] = out;
   *hot_count = hot;
   return res;
 }
@@ -828,16 +883,16 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
   double res = 0.0;
   int hot = 0;
   int colours = r->colour_count;
-  if (!par && focus) {
+  if (focus) {
     if (!r->hot_list_valid) hot_list_build(r);
-    res = sweep_list(r, k, omega, fast, hot_level, &hot);
+    res = sweep_list(r, k, par, omega, fast, hot_level, &hot);
     if (hot_count) *hot_count = hot;
     return res;
   }
   r->hot_list_valid = false; /* the flags change under the list */
   if (!par) {
     for (int c = 0; c < colours; c++) {
-      double e = sweep_range(r, k, r->colour_start[c], r->colour_start[c + 1], omega, fast, focus, hot_level, &hot);
+      double e = sweep_range(r, k, r->colour_start[c], r->colour_start[c + 1], omega, fast, hot_level, &hot);
       if (e > res) res = e;
     }
     if (hot_count) *hot_count = hot;
@@ -854,7 +909,7 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
 #pragma omp single
 #endif
         {
-          double e = sweep_range(r, k, lo, hi, omega, fast, focus, hot_level, &hot);
+          double e = sweep_range(r, k, lo, hi, omega, fast, hot_level, &hot);
           if (e > res) res = e;
         }
         continue;
@@ -867,7 +922,7 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
 #endif
       int from = lo + (int)((int64_t)(hi - lo) * t / nt), to = lo + (int)((int64_t)(hi - lo) * (t + 1) / nt);
       int my_hot = 0;
-      double e = sweep_range(r, k, from, to, omega, fast, focus, hot_level, &my_hot);
+      double e = sweep_range(r, k, from, to, omega, fast, hot_level, &my_hot);
 #ifdef _OPENMP
 #pragma omp critical(clt_relaxed_sweep)
 #endif
@@ -1119,7 +1174,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
      * 3e-3 (27 with half the tolerance). */
     /* (threads only when there is enough to share: the numbers do not depend on it) */
     for (int f = 0; f < RELAXED_FOCUS && sweep_res > tol && hot > 0; f++)
-      colour_sweep(r, &cone, par && hot >= RELAXED_BGS_PARALLEL_MIN, omega, fast, true, RELAXED_HOT * tol, &hot);
+      colour_sweep(r, &cone, par && hot >= RELAXED_LIST_PARALLEL_MIN, omega, fast, true, RELAXED_HOT * tol, &hot);
     if (!isfinite(sweep_res)) break;
     if (sweep_res <= 3.0 * tol || sweeps == max_sweeps) {
       /* (the last sweep's residual is the reported one: computed in full) */
