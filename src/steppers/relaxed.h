@@ -74,6 +74,8 @@ typedef struct clt_relaxed_work_t {
    * later ones (the own sweeps depend only on the state the step starts from) */
   struct clt_broadphase_pair_t *own_pairs;
   int own_pair_count, own_pair_capacity;
+  int *own_bodies; /* 2 per own pair: its bodies (the spreading reads them in pair order) */
+  int own_bodies_capacity;
   double widen; /* how far pair_reach widens the boxes of dynamic bodies (clt_stage_relaxed_collide) */
   int spread_sweeps;  /* passes the boxes took in the last collide stage (0: all slow) */
   /* The solves of one step (clt_stage_relaxed_solves): after solve `round`, a body whose motion h v⁺

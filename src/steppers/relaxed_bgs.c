@@ -72,6 +72,7 @@
 #define RELAXED_BGS_PARALLEL_MIN 4000
 /* Hot blocks from which a focused pass (over the hot list only) runs in parallel. */
 #define RELAXED_LIST_PARALLEL_MIN 1000
+#define RELAXED_LIST_SHARES 256 /* at most this many threads build the hot list */
 #define RELAXED_INNER 8
 #define RELAXED_FOCUS 3
 #define RELAXED_PREFETCH 4 /* blocks ahead whose body slots a sweep prefetches */
@@ -757,16 +758,43 @@ static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi
 }
 
 /* The hot blocks (flag set) as a list in slot order, with each colour's span: the focused
- * passes walk it instead of scanning every flag (and can prefetch what they will visit next). */
-static void hot_list_build(clt_relaxed_work_t *r) {
-  int n = 0;
+ * passes walk it instead of scanning every flag (and can prefetch what they will visit next).
+ * With `par`, each thread compacts an equal share of the slots after the shares before it; a
+ * colour's span starts at the first listed slot of the colour (the list ascends). */
+static void hot_list_build(clt_relaxed_work_t *r, bool par) {
   const unsigned char *flag = r->hot;
-  for (int c = 0; c < r->colour_count; c++) {
-    r->hot_start[c] = n;
-    for (int i = r->colour_start[c]; i < r->colour_start[c + 1]; i++)
-      if (flag[i]) r->hot_list[n++] = i;
+  int colours = r->colour_count, nc = r->colour_start[colours], total = 0, shares = 1;
+  int counts[RELAXED_LIST_SHARES + 1] = {0};
+#ifdef _OPENMP
+  if (par) shares = omp_get_max_threads() < RELAXED_LIST_SHARES ? omp_get_max_threads() : RELAXED_LIST_SHARES;
+#endif
+  (void)par;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(shares) if (shares > 1)
+#endif
+  {
+    int t = 0, nt = 1;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+    nt = omp_get_num_threads();
+#endif
+    int from = (int)((int64_t)nc * t / nt), to = (int)((int64_t)nc * (t + 1) / nt), n = 0;
+    for (int i = from; i < to; i++) n += flag[i] != 0;
+    counts[t + 1] = n;
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+    int at = 0;
+    for (int q = 0; q <= t; q++) at += counts[q];
+    for (int i = from; i < to; i++)
+      if (flag[i]) r->hot_list[at++] = i;
+    if (t == nt - 1) total = at;
   }
-  r->hot_start[r->colour_count] = n;
+  for (int c = 0, j = 0; c < colours; c++) {
+    while (j < total && r->hot_list[j] < r->colour_start[c]) j++;
+    r->hot_start[c] = j;
+  }
+  r->hot_start[colours] = total;
   r->hot_list_valid = true;
 }
 
@@ -884,7 +912,7 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
   int hot = 0;
   int colours = r->colour_count;
   if (focus) {
-    if (!r->hot_list_valid) hot_list_build(r);
+    if (!r->hot_list_valid) hot_list_build(r, par);
     res = sweep_list(r, k, par, omega, fast, hot_level, &hot);
     if (hot_count) *hot_count = hot;
     return res;
@@ -1184,11 +1212,14 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
     }
   }
   if (!res_exact) res = exact_residual(w, r, &cone, nj, nc, par, fast, NULL); /* a non-finite sweep ended it */
-  bool usable = isfinite(res);
-  for (int i = 0; usable && i < nb; i++)
+  bool usable = isfinite(res), finite = true; /* (an and over the bodies: any order) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(&& : finite) if (nb >= RELAXED_BGS_PARALLEL_MIN)
+#endif
+  for (int i = 0; i < nb; i++)
     for (int k = 0; k < 3; k++)
-      if (!isfinite(r->dv[DV_STRIDE * (size_t)i + k]) || !isfinite(r->dv[DV_STRIDE * (size_t)i + DV_ANG + k]))
-        usable = false;
+      finite = finite && isfinite(r->dv[DV_STRIDE * (size_t)i + k]) && isfinite(r->dv[DV_STRIDE * (size_t)i + DV_ANG + k]);
+  usable = usable && finite;
   if (!usable) status = CLT_SOLVE_ERROR;
 
   d->lcp_size = nj + dim * nc;
@@ -1244,7 +1275,7 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   free(r->contacts), free(r->delta), free(r->slot), free(r->colour), free(r->order), free(r->ends), free(r->hot),
       free(r->block_A), free(r->hot_list);
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
-  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->own_pairs), free(r->u0), free(r->bearing), free(r->shape_body);
+  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->own_pairs), free(r->own_bodies), free(r->u0), free(r->bearing), free(r->shape_body);
   free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);
   free(r->reuse_pose), free(r->reuse_allow), free(r->reuse_reach), free(r->reuse_type), free(r->placed);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);

@@ -446,6 +446,7 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
  * for the test after the solve (clt_stage_relaxed_solves). false: out of memory. */
 static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt_relaxed_work_t *r, double h,
                          double eps, const clt_broadphase_pair_t *pairs, int np) {
+  const int *body = r->own_bodies; /* (pair k's bodies: body[2k], body[2k + 1]) */
   for (int i = 0; i < world->body_count; i++) r->stamp[i] = 0;
   /* The first pass, in parallel: which pairs meet under the boxes the step starts with. A pair
    * that does not, and whose bodies the serial pass has not changed by the time it gets there,
@@ -460,7 +461,7 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
 #pragma omp parallel for schedule(static) if (np >= RELAXED_SPREAD_PARALLEL_MIN)
 #endif
   for (int k = 0; k < np; k++) {
-    int a = w->proxies[pairs[k].a].body, b = w->proxies[pairs[k].b].body;
+    int a = body[2 * (size_t)k], b = body[2 * (size_t)k + 1];
     bool dyn = world->bodies[a].type == CLT_BODY_DYNAMIC || world->bodies[b].type == CLT_BODY_DYNAMIC;
     bool both = world->bodies[a].type == CLT_BODY_DYNAMIC && world->bodies[b].type == CLT_BODY_DYNAMIC;
     double tau = dyn ? link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->slack[a] + r->slack[b]) : INFINITY;
@@ -473,7 +474,7 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
     bool forward = pass % 2 == 1;
     for (int kk = 0; kk < np; kk++) {
       int k = forward ? kk : np - 1 - kk;
-      int a = w->proxies[pairs[k].a].body, b = w->proxies[pairs[k].b].body;
+      int a = body[2 * (size_t)k], b = body[2 * (size_t)k + 1];
       if (pass == 1 ? !r->link[k] && r->stamp[a] == 0 && r->stamp[b] == 0
                     : r->stamp[a] < pass - 1 && r->stamp[b] < pass - 1)
         continue;
@@ -663,7 +664,16 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
       int np = w->broadphase.pair_count;
       if (!clt_step_work_grow((void **)&r->own_pairs, &r->own_pair_capacity, np, sizeof *r->own_pairs))
         return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
+      if (!clt_step_work_grow((void **)&r->own_bodies, &r->own_bodies_capacity, 2 * np, sizeof *r->own_bodies))
+        return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
       if (np > 0) memcpy(r->own_pairs, w->broadphase.pairs, (size_t)np * sizeof *r->own_pairs);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (np >= RELAXED_SPREAD_PARALLEL_MIN)
+#endif
+      for (int k = 0; k < np; k++) {
+        r->own_bodies[2 * (size_t)k] = w->proxies[r->own_pairs[k].a].body;
+        r->own_bodies[2 * (size_t)k + 1] = w->proxies[r->own_pairs[k].b].body;
+      }
       r->own_pair_count = np;
     }
     if (!spread_boxes(world, w, r, h, eps, r->own_pairs, r->own_pair_count))
