@@ -799,7 +799,8 @@ static void hot_list_build(clt_relaxed_work_t *r, bool par) {
 }
 
 /* A focused pass over entries [from, to) of the hot list (blocks of one colour): the blocks that a
- * scan of the colour's flags would visit, in the same order. Sets the blocks' flags; returns the largest update, adds the blocks still hot to *hot. */
+ * scan of the colour's flags would visit, in the same order. Sets the blocks' flags; returns the
+ * largest update and adds the blocks still hot to *hot. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 __attribute__((target_clones("avx2", "default")))
 #endif
@@ -1218,7 +1219,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 #endif
   for (int i = 0; i < nb; i++)
     for (int k = 0; k < 3; k++)
-      finite = finite && isfinite(r->dv[DV_STRIDE * (size_t)i + k]) && isfinite(r->dv[DV_STRIDE * (size_t)i + DV_ANG + k]);
+      finite = finite && isfinite(r->dv[DV_STRIDE * (size_t)i + k]) &&
+               isfinite(r->dv[DV_STRIDE * (size_t)i + DV_ANG + k]);
   usable = usable && finite;
   if (!usable) status = CLT_SOLVE_ERROR;
 
@@ -1275,7 +1277,9 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   free(r->contacts), free(r->delta), free(r->slot), free(r->colour), free(r->order), free(r->ends), free(r->hot),
       free(r->block_A), free(r->hot_list);
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
-  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->own_pairs), free(r->own_bodies), free(r->u0), free(r->bearing), free(r->shape_body);
+  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->u0), free(r->bearing),
+      free(r->shape_body);
+  free(r->own_pairs), free(r->own_bodies);
   free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);
   free(r->reuse_pose), free(r->reuse_allow), free(r->reuse_reach), free(r->reuse_type), free(r->placed);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);

@@ -566,8 +566,11 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     mu_max = fmax(mu_max, mat->friction);
     e_max = fmax(e_max, mat->restitution);
   }
-  memset(r->bearing, 0, (size_t)nb);
-  if ((mu_max > 0.0 || e_max > 0.0) && w->memory_count > 0) {
+  /* (a later solve of the step: the same memory, so the same bearing flags; only the rebounds'
+   * boxes, reset above, are taken in again) */
+  bool kicks = e_max > 0.0 && w->memory_count > 0;
+  if (r->round == 0) memset(r->bearing, 0, (size_t)nb);
+  if ((r->round == 0 && mu_max > 0.0 && w->memory_count > 0) || kicks) {
     if (!clt_step_work_grow((void **)&r->shape_body, &r->shape_body_capacity, world->shape_count, sizeof(int)))
       return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
     for (int i = 0; i < nb; i++)
@@ -658,7 +661,8 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   } else {
     /* the broad phase under the own sweeps: the step's first solve runs it and keeps its pairs,
      * the later ones (the same state and sweeps) only place the proxies again */
-    clt_status_t st = r->round == 0 ? clt_broad_phase_pairs(world, w, eps, r->own) : clt_place_proxies(world, w, r->own);
+    clt_status_t st =
+        r->round == 0 ? clt_broad_phase_pairs(world, w, eps, r->own) : clt_place_proxies(world, w, r->own);
     if (st != CLT_OK) return st;
     if (r->round == 0) {
       int np = w->broadphase.pair_count;
