@@ -80,6 +80,7 @@ void clt_broadphase_destroy(clt_broadphase_t *bp) {
   free(bp->histogram);
   free(bp->pairs);
   free(bp->large);
+  free(bp->kept);
   memset(bp, 0, sizeof *bp);
 }
 
@@ -481,8 +482,105 @@ static void column_pairs(const grid_t *g, const grid_item_t *items, const int *c
   }
 }
 
+/* The pairs of grid column c's proxies of changed bodies (clt_broadphase_update_pairs): with every
+ * proxy of the column and of the eight around it, in the three cells around its own along the
+ * sweep axis: the candidates column_pairs would test with it, from either side. A pair of two
+ * changed proxies is taken from the one with the lower index. */
+static void changed_column_pairs(const grid_t *g, const grid_item_t *items, const int *col_start,
+                                 const uint64_t *col_key, int columns, int c, int dim, const unsigned char *changed,
+                                 thread_pairs_t *t) {
+  int begin = col_start[c], end = col_start[c + 1];
+  int64_t ca = (int64_t)(col_key[c] >> g->bits_b), cb = (int64_t)(col_key[c] & ((UINT64_C(1) << g->bits_b) - 1));
+  for (int i = begin; i < end; i++) {
+    const grid_item_t *p = &items[i];
+    if (!changed[p->body]) continue;
+    for (int da = -1; da <= 1; da++)
+      for (int db = -1; db <= 1; db++) {
+        int64_t na = ca + da, nb = cb + db;
+        if (na < 0 || nb < 0 || na >= (int64_t)g->count_a || nb >= (int64_t)g->count_b) continue;
+        int q = da == 0 && db == 0 ? c : find_column(col_key, columns, ((uint64_t)na << g->bits_b) | (uint64_t)nb);
+        if (q < 0) continue;
+        int lo = col_start[q], hi = col_start[q + 1];
+        while (lo < hi) { /* the first item whose cell is at least p's − 1 (sorted by cell) */
+          int mid = lo + (hi - lo) / 2;
+          if (items[mid].sweep + 1 < p->sweep)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+        for (int j = lo; j < col_start[q + 1] && items[j].sweep <= p->sweep + 1; j++) {
+          const grid_item_t *o = &items[j];
+          if (j == i || (changed[o->body] && o->proxy < p->proxy)) continue;
+          test_items(t, p, o, dim);
+        }
+      }
+  }
+}
+
+/* The pairs of bp->kept[0, kept) without a proxy of a changed body, merged with the sorted pairs
+ * of bp->pairs (each with one): into bp->pair_buffer, then swapped in. */
+static bool merge_kept(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int kept,
+                       const unsigned char *changed) {
+  int n = bp->pair_count, total = n;
+  for (int k = 0; k < kept; k++)
+    total += !changed[proxies[bp->kept[k].a].body] && !changed[proxies[bp->kept[k].b].body];
+  if (!reserve(&bp->pair_buffer, &bp->pair_buffer_capacity, total > 0 ? total : 1, sizeof(clt_broadphase_pair_t)))
+    return false;
+  clt_broadphase_pair_t *out = bp->pair_buffer;
+  const clt_broadphase_pair_t *fresh = bp->pairs;
+  int i = 0, j = 0, m = 0;
+  while (i < kept || j < n) {
+    if (i < kept && (changed[proxies[bp->kept[i].a].body] || changed[proxies[bp->kept[i].b].body])) {
+      i++;
+      continue;
+    }
+    bool take_kept = j >= n || (i < kept && (bp->kept[i].a < fresh[j].a ||
+                                            (bp->kept[i].a == fresh[j].a && bp->kept[i].b < fresh[j].b)));
+    out[m++] = take_kept ? bp->kept[i++] : fresh[j++];
+  }
+  clt_broadphase_pair_t *old = bp->pairs;
+  int old_cap = bp->pair_capacity;
+  bp->pairs = out;
+  bp->pair_capacity = bp->pair_buffer_capacity;
+  bp->pair_buffer = old;
+  bp->pair_buffer_capacity = old_cap;
+  bp->pair_count = m;
+  return true;
+}
+
+static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count, int dimension,
+                               double margin, const unsigned char *changed);
+
 clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
                                        int dimension, double margin) {
+  return find_pairs(bp, proxies, count, dimension, margin, NULL);
+}
+
+clt_status_t clt_broadphase_update_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
+                                         int dimension, double margin, const unsigned char *changed) {
+  if (!changed) return CLT_ERR_INVALID_ARGUMENT;
+  int kept = bp->pair_count;
+  if (kept > 0) {
+    void *k = bp->kept;
+    if (!reserve(&k, &bp->kept_capacity, kept, sizeof(clt_broadphase_pair_t))) {
+      bp->pair_count = 0;
+      return CLT_ERR_OUT_OF_MEMORY;
+    }
+    bp->kept = k;
+    memcpy(bp->kept, bp->pairs, (size_t)kept * sizeof *bp->kept);
+  }
+  clt_status_t st = find_pairs(bp, proxies, count, dimension, margin, changed);
+  if (st != CLT_OK) return st;
+  if (!merge_kept(bp, proxies, kept, changed)) {
+    bp->pair_count = 0;
+    return CLT_ERR_OUT_OF_MEMORY;
+  }
+  return CLT_OK;
+}
+
+/* clt_broadphase_find_pairs; with `changed`, only the pairs with a proxy of a changed body. */
+static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count, int dimension,
+                               double margin, const unsigned char *changed) {
   bp->pair_count = 0;
   bp->grid_entries = 0;
   bp->large_count = 0;
@@ -642,7 +740,12 @@ clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphas
 #endif
     thread_pairs_t *t = &tp[me];
 #pragma omp for schedule(dynamic, chunk) nowait
-    for (int c = 0; c < columns; c++) column_pairs(&g, items, col_start, col_key, columns, c, dim, t);
+    for (int c = 0; c < columns; c++) {
+      if (changed)
+        changed_column_pairs(&g, items, col_start, col_key, columns, c, dim, changed, t);
+      else
+        column_pairs(&g, items, col_start, col_key, columns, c, dim, t);
+    }
     if (n_large > 0 || n_unbounded > 0) {
 #pragma omp for schedule(static) nowait
       for (int j = 0; j < count; j++) {
@@ -651,6 +754,7 @@ clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphas
           int i = large[l];
           const clt_broadphase_proxy_t *p = &proxies[i];
           if (j == i || q->unbounded || !may_pair(p, q)) continue;
+          if (changed && !changed[p->body] && !changed[q->body]) continue;
           if (j < i && is_large(large, n_large, j)) continue; /* reported from j's side */
           bool overlap = boxes_overlap(p, q, margin, dim);
           /* Non-finite bounds (a body that blew up): let the narrow phase see it. */
@@ -664,6 +768,7 @@ clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphas
           int i = unbounded[u].index;
           const clt_broadphase_proxy_t *p = &proxies[i];
           if (j == i || !may_pair(p, q)) continue;
+          if (changed && !changed[p->body] && !changed[q->body]) continue;
           if (p->has_plane && beyond_plane(p, q, margin, dim)) continue;
           push_pair(t, i, j);
         }

@@ -57,6 +57,8 @@ typedef struct clt_broadphase_t {
   int pair_capacity;
   int *large;
   int large_capacity;
+  clt_broadphase_pair_t *kept; /* clt_broadphase_update_pairs: the earlier pairs while it works */
+  int kept_capacity;
   /* Statistics of the last query (for benchmarks and tests). */
   double cell_size;
   int grid_entries;   /* proxies entered in the grid (one cell each) */
@@ -77,6 +79,13 @@ void clt_broadphase_destroy(clt_broadphase_t *bp);
  * grow (bp->pair_count is then 0), CLT_ERR_INVALID_ARGUMENT for count < 0 or a bad dimension. */
 clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
                                        int dimension, double margin);
+
+/* The same result as clt_broadphase_find_pairs, from the result of the last call (bp->pairs, either
+ * function) on proxies that differ from these only in those of bodies with changed[body] set
+ * (indexed by proxy.body; the same count, dimension, margin, bodies and fixed flags): the pairs
+ * of that result with no such proxy are kept, and only the pairs with one are searched for. */
+clt_status_t clt_broadphase_update_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
+                                         int dimension, double margin, const unsigned char *changed);
 
 /* Whether clt_broadphase_find_pairs(..., margin) would report the pair of proxies p and q (in
  * either order): their bounds grown by margin touch (or one of them is not finite), or one is

@@ -76,6 +76,12 @@ typedef struct clt_relaxed_work_t {
   int own_pair_count, own_pair_capacity;
   int *own_bodies; /* 2 per own pair: its bodies (the spreading reads them in pair order) */
   int own_bodies_capacity;
+  /* The broad phase under the boxes (work->broadphase) of the solve before, when valid: a later
+   * solve searches again only for the pairs of bodies whose margin (ext) changed (ext_changed, per
+   * body; ext_changes of them), clt_broadphase_update_pairs. */
+  bool ext_pairs_valid;
+  unsigned char *ext_changed;
+  int ext_changes;
   double widen; /* how far pair_reach widens the boxes of dynamic bodies (clt_stage_relaxed_collide) */
   int spread_sweeps;  /* passes the boxes took in the last collide stage (0: all slow) */
   /* The solves of one step (clt_stage_relaxed_solves): after solve `round`, a body whose motion h v⁺

@@ -364,7 +364,8 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
   }
   if (bodies > r->body_capacity) {
     int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1, c8 = c1, c9 = c1, c10 = c1,
-        c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1, c17 = c1, c18 = c1, c19 = c1, c20 = c1, c21 = c1;
+        c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1, c17 = c1, c18 = c1, c19 = c1, c20 = c1, c21 = c1,
+        c22 = c1;
     if (!clt_step_work_grow((void **)&r->dv, &c1, DV_STRIDE * bodies, sizeof *r->dv) ||
         !clt_step_work_grow((void **)&r->inv, &c2, DV_STRIDE * bodies, sizeof *r->inv) ||
         !clt_step_work_grow((void **)&r->dyn, &c3, bodies, sizeof *r->dyn) ||
@@ -385,7 +386,8 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
         !clt_step_work_grow((void **)&r->bearing, &c18, bodies, sizeof *r->bearing) ||
         !clt_step_work_grow((void **)&r->demand, &c19, 6 * bodies, sizeof *r->demand) ||
         !clt_step_work_grow((void **)&r->demanded, &c20, bodies, sizeof *r->demanded) ||
-        !clt_step_work_grow((void **)&r->solved, &c21, 6 * bodies, sizeof *r->solved))
+        !clt_step_work_grow((void **)&r->solved, &c21, 6 * bodies, sizeof *r->solved) ||
+        !clt_step_work_grow((void **)&r->ext_changed, &c22, bodies, sizeof *r->ext_changed))
       return false;
     r->body_capacity = bodies;
   }
@@ -1279,7 +1281,7 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
   free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->u0), free(r->bearing),
       free(r->shape_body);
-  free(r->own_pairs), free(r->own_bodies);
+  free(r->own_pairs), free(r->own_bodies), free(r->ext_changed);
   free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);
   free(r->reuse_pose), free(r->reuse_allow), free(r->reuse_reach), free(r->reuse_type), free(r->placed);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);

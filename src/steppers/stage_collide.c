@@ -143,11 +143,21 @@ static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const 
 
 /* Broad phase over every shape (place_proxies, then the pairs into w->broadphase). */
 static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double margin, const double *body_sweep) {
-  if (w->relaxed) w->relaxed->reuse_valid = false; /* the pairs it kept are overwritten */
+  /* A later relaxed solve whose margins changed for fewer than half the bodies: the pairs of the
+   * solve before stand for the others (clt_broadphase_update_pairs; the same pairs as a full
+   * search, which is faster when most bodies changed) */
+  const clt_relaxed_work_t *r = w->relaxed;
+  bool update = r && body_sweep == r->ext && r->round > 0 && r->ext_pairs_valid &&
+                r->ext_changes < world->body_count / 2;
+  if (w->relaxed) {
+    w->relaxed->reuse_valid = false; /* the pairs they kept are overwritten */
+    w->relaxed->ext_pairs_valid = false;
+  }
   clt_status_t st = place_proxies(world, w, body_sweep);
   if (st != CLT_OK) return st;
   int n = world->shape_count;
-  st = clt_broadphase_find_pairs(&w->broadphase, w->proxies, n, world->dimension, margin);
+  st = update ? clt_broadphase_update_pairs(&w->broadphase, w->proxies, n, world->dimension, margin, r->ext_changed)
+              : clt_broadphase_find_pairs(&w->broadphase, w->proxies, n, world->dimension, margin);
   if (st != CLT_OK) return clt_world_fail(world, st, "collide: broad phase failed (%s)", clt_status_name(st));
   return CLT_OK;
 }

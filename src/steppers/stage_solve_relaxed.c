@@ -694,13 +694,21 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * widening: 2.8·10⁵ contacts and 6.3 mm penetration at t = 1.4 s). Then each body's bounds grow, along each axis, by how far
    * it can move with a velocity in its widest box: vt u + (h − vt) v, plus its slack. */
   r->widen = e_max;
+  /* (a later solve: which bodies' margins changed since the solve before, whose broad phase is
+   * then only updated; a sum over the bodies: any order) */
+  bool update = r->round > 0 && r->ext_pairs_valid;
+  int changes = 0;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
+#pragma omp parallel for schedule(static) reduction(+ : changes) if (nb >= RELAXED_PARALLEL_MIN)
 #endif
   for (int i = 0; i < nb; i++) {
-    double *ext = r->ext + 6 * (size_t)i;
+    double *ext = r->ext + 6 * (size_t)i, before[6];
+    if (update) memcpy(before, ext, sizeof before);
     for (int d = 0; d < 6; d++) ext[d] = 0.0;
-    if (world->bodies[i].type == CLT_BODY_STATIC) continue;
+    if (world->bodies[i].type == CLT_BODY_STATIC) {
+      if (update) changes += r->ext_changed[i] = memcmp(before, ext, sizeof before) != 0;
+      continue;
+    }
     double ride = 0.0;
     if (r->bearing[i]) {
       const clt_body_state_t *st = &world->states[i];
@@ -717,9 +725,12 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
       ext[d] = r->slack[i] + ride + dmax(0.0, -lo);
       ext[3 + d] = r->slack[i] + ride + dmax(0.0, hi);
     }
+    if (update) changes += r->ext_changed[i] = memcmp(before, ext, sizeof before) != 0;
   }
+  r->ext_changes = update ? changes : nb;
   clt_status_t st = clt_find_contacts_swept(world, w, eps, r->ext);
   if (st == CLT_OK) clt_relaxed_keep_pairs(world, w, eps, r->ext);
+  r->ext_pairs_valid = st == CLT_OK; /* (clt_find_contacts_swept leaves the pairs under ext) */
   return st;
 }
 
