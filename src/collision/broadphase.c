@@ -175,6 +175,16 @@ static inline void test_items(thread_pairs_t *t, const grid_item_t *p, const gri
   push_pair(t, p->proxy, q->proxy);
 }
 
+/* The pairs become those in bp->pair_buffer and the buffer the old pairs' array. */
+static void swap_pair_buffers(clt_broadphase_t *bp) {
+  clt_broadphase_pair_t *old = bp->pairs;
+  int old_cap = bp->pair_capacity;
+  bp->pairs = bp->pair_buffer;
+  bp->pair_capacity = bp->pair_buffer_capacity;
+  bp->pair_buffer = old;
+  bp->pair_buffer_capacity = old_cap;
+}
+
 /* Counting sort by a, then insertion sort by b inside each run of equal a. */
 static bool sort_pairs(clt_broadphase_t *bp, int count) {
   int n = bp->pair_count;
@@ -198,13 +208,7 @@ static bool sort_pairs(clt_broadphase_t *bp, int count) {
     }
     sorted[m + 1] = p;
   }
-  /* swap the buffers instead of copying back */
-  clt_broadphase_pair_t *old = bp->pairs;
-  int old_cap = bp->pair_capacity;
-  bp->pairs = sorted;
-  bp->pair_capacity = bp->pair_buffer_capacity;
-  bp->pair_buffer = old;
-  bp->pair_buffer_capacity = old_cap;
+  swap_pair_buffers(bp); /* instead of copying back */
   return true;
 }
 
@@ -538,12 +542,7 @@ static bool merge_kept(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxi
                                             (bp->kept[i].a == fresh[j].a && bp->kept[i].b < fresh[j].b)));
     out[m++] = take_kept ? bp->kept[i++] : fresh[j++];
   }
-  clt_broadphase_pair_t *old = bp->pairs;
-  int old_cap = bp->pair_capacity;
-  bp->pairs = out;
-  bp->pair_capacity = bp->pair_buffer_capacity;
-  bp->pair_buffer = old;
-  bp->pair_buffer_capacity = old_cap;
+  swap_pair_buffers(bp);
   bp->pair_count = m;
   return true;
 }

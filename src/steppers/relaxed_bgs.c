@@ -723,6 +723,23 @@ BGS_INLINE double visit(clt_relaxed_contact_t *ct, const double *A, const cone_t
   return block_update(ct, A, k, inv, dv, omega, k->dim, cone_circ(k), false);
 }
 
+/* Prefetches the body slots of block i, a few visits ahead (no effect on the numbers). */
+BGS_INLINE void prefetch_bodies(const clt_relaxed_work_t *r, int i) {
+  const clt_relaxed_contact_t *nx = &r->contacts[i];
+  __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->a, 1);
+  __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->b, 1);
+}
+
+/* Visits block i (visit; the piles' instance when fast), marks it hot when its update exceeds
+ * hot_level, counts it in *hot if so, and keeps the largest update in *res. */
+BGS_INLINE void visit_marked(clt_relaxed_work_t *r, const cone_t *k, int i, double omega, bool fast, double hot_level,
+                             int *hot, double *res) {
+  double e = visit(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, fast);
+  r->hot[i] = e > hot_level;
+  *hot += r->hot[i];
+  if (e > *res) *res = e;
+}
+
 /* The blocks [lo, hi) of one colour in order, serially (a full sweep; the focused passes walk the
  * hot list: list_share). On
  * x86-64 GCC builds it twice, for AVX2 and for the baseline, and picks one at load time: the same
@@ -734,26 +751,13 @@ static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi
                           double hot_level, int *hot_count) {
   double res = 0.0;
   int hot = 0;
-  unsigned char *flag = r->hot;
   if (fast) { /* the same loop, instantiated for the common case */
     for (int i = lo; i < hi; i++) {
-      if (i + RELAXED_PREFETCH < hi) { /* the bodies of a block a few ahead (no effect on the numbers) */
-        const clt_relaxed_contact_t *nx = &r->contacts[i + RELAXED_PREFETCH];
-        __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->a, 1);
-        __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->b, 1);
-      }
-      double e = block_update(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, 1.0, 3, 1, true);
-      flag[i] = e > hot_level;
-      hot += flag[i];
-      if (e > res) res = e;
+      if (i + RELAXED_PREFETCH < hi) prefetch_bodies(r, i + RELAXED_PREFETCH);
+      visit_marked(r, k, i, 1.0, true, hot_level, &hot, &res);
     }
   } else {
-    for (int i = lo; i < hi; i++) {
-      double e = visit(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, false);
-      flag[i] = e > hot_level;
-      hot += flag[i];
-      if (e > res) res = e;
-    }
+    for (int i = lo; i < hi; i++) visit_marked(r, k, i, omega, false, hot_level, &hot, &res);
   }
   *hot_count += hot;
   return res;
@@ -810,33 +814,18 @@ static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, b
                          int to, int *hot) {
   double res = 0.0;
   int n = 0;
-  unsigned char *flag = r->hot;
   const int *list = r->hot_list;
   if (fast) {
     for (int j = from; j < to; j++) {
-      int i = list[j];
       if (j + 2 * RELAXED_PREFETCH < to) { /* the block two strides ahead, then its bodies */
         const char *p = (const char *)&r->contacts[list[j + 2 * RELAXED_PREFETCH]];
         for (size_t o = 0; o < sizeof(clt_relaxed_contact_t); o += 64) __builtin_prefetch(p + o, 1);
       }
-      if (j + RELAXED_PREFETCH < to) {
-        const clt_relaxed_contact_t *nx = &r->contacts[list[j + RELAXED_PREFETCH]];
-        __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->a, 1);
-        __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->b, 1);
-      }
-      double e = block_update(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, 1.0, 3, 1, true);
-      flag[i] = e > hot_level;
-      n += flag[i];
-      if (e > res) res = e;
+      if (j + RELAXED_PREFETCH < to) prefetch_bodies(r, list[j + RELAXED_PREFETCH]);
+      visit_marked(r, k, list[j], 1.0, true, hot_level, &n, &res);
     }
   } else {
-    for (int j = from; j < to; j++) {
-      int i = list[j];
-      double e = visit(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, false);
-      flag[i] = e > hot_level;
-      n += flag[i];
-      if (e > res) res = e;
-    }
+    for (int j = from; j < to; j++) visit_marked(r, k, list[j], omega, false, hot_level, &n, &res);
   }
   *hot += n;
   return res;
