@@ -804,6 +804,17 @@ static void hot_list_build(clt_relaxed_work_t *r, bool par) {
   r->hot_list_valid = true;
 }
 
+/* The calling thread's equal share [*from, *to) of [lo, hi) (all of it outside a parallel region). */
+static void thread_share(int lo, int hi, int *from, int *to) {
+  int t = 0, nt = 1;
+#ifdef _OPENMP
+  t = omp_get_thread_num();
+  nt = omp_get_num_threads();
+#endif
+  *from = lo + (int)((int64_t)(hi - lo) * t / nt);
+  *to = lo + (int)((int64_t)(hi - lo) * (t + 1) / nt);
+}
+
 /* A focused pass over entries [from, to) of the hot list (blocks of one colour): the blocks that a
  * scan of the colour's flags would visit, in the same order. Sets the blocks' flags; returns the
  * largest update and adds the blocks still hot to *hot. */
@@ -858,12 +869,8 @@ static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, doubl
 #endif
         e = list_share(r, k, omega, fast, hot_level, lo, hi, &my_hot);
       } else {
-        int t = 0, nt = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        nt = omp_get_num_threads();
-#endif
-        int from = lo + (int)((int64_t)(hi - lo) * t / nt), to = lo + (int)((int64_t)(hi - lo) * (t + 1) / nt);
+        int from, to;
+        thread_share(lo, hi, &from, &to);
         e = list_share(r, k, omega, fast, hot_level, from, to, &my_hot);
       }
 #ifdef _OPENMP
@@ -935,13 +942,8 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
         continue;
       }
       /* this thread's share of the colour (its blocks share no body with the others') */
-      int t = 0, nt = 1;
-#ifdef _OPENMP
-      t = omp_get_thread_num();
-      nt = omp_get_num_threads();
-#endif
-      int from = lo + (int)((int64_t)(hi - lo) * t / nt), to = lo + (int)((int64_t)(hi - lo) * (t + 1) / nt);
-      int my_hot = 0;
+      int from, to, my_hot = 0;
+      thread_share(lo, hi, &from, &to);
       double e = sweep_range(r, k, from, to, omega, fast, hot_level, &my_hot);
 #ifdef _OPENMP
 #pragma omp critical(clt_relaxed_sweep)
