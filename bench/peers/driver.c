@@ -413,7 +413,9 @@ static void usage(FILE *f) {
           "                       override engine_clatter.c's method for the piles (the stack and\n"
           "                       the chain keep theirs)\n"
           "  --clatter-absolute-tolerance  the piles' stop test without the 1 + |b|inf scale\n"
-          "                       (method.absolute_tolerance; docs/scene-format.md)\n");
+          "                       (method.absolute_tolerance; docs/scene-format.md)\n"
+          "  --clatter-relaxation W  the piles' over-relaxation omega in (0, 2) (default 1.5; 1: plain\n"
+          "                       Gauss-Seidel)\n");
 }
 
 static const peers_engine_t *find_engine(const char *name) {
@@ -468,6 +470,7 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--clatter-tolerance") == 0) { NEED_VALUE; opt.engine.clatter_tolerance = atof(v); }
     else if (strcmp(a, "--clatter-iterations") == 0) { NEED_VALUE; opt.engine.clatter_iterations = atoi(v); }
     else if (strcmp(a, "--clatter-absolute-tolerance") == 0) opt.engine.clatter_absolute = true;
+    else if (strcmp(a, "--clatter-relaxation") == 0) { NEED_VALUE; opt.engine.clatter_relaxation = atof(v); }
     else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); return 0; }
     else { fprintf(stderr, "peers: unknown option %s\n", a); usage(stderr); return 2; }
 #undef NEED_VALUE

@@ -64,7 +64,8 @@ static int solver_from_name(const char *name, clt_solver_kind_t *out) {
  * block Gauss–Seidel (method.solver bgs) on the exact circular cone, tolerance 1.5e-3 on the scaled
  * residual of SPEC.md §2 (with 1 + ‖b‖∞ ≈ 1.2…18 here: at most a few cm/s of contact-velocity error,
  * h × that ≤ 0.3 mm of position a step; 3e-3 let the 8·10³ pile penetrate 0.74 mm) and at most 200
- * sweeps. Stack: APGD, tolerance
+ * sweeps, over-relaxed by ω = 1.5 (method.relaxation: the same solution to the tolerance in fewer
+ * sweeps on a deep pile; bench/granular/results.md "Session 8"). Stack: APGD, tolerance
  * 1e-6, 500 iterations, m_C = 8 (the block Gauss–Seidel converges too slowly on the 4-point
  * box–box manifolds: docs/stepping.md). The chain: the default scheme (anitescu-hart) with Lemke.
  * --clatter-* options override the piles' method only: the stack and the chain keep theirs (an
@@ -79,6 +80,7 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
     m->friction_cone = CLT_CONE_CIRCULAR;
     m->tolerance = fast ? 3e-3 : 1.5e-3;
     m->max_iterations = fast ? 20 : 200; /* clatter-fast: ODE's quickstep budget of 20 sweeps */
+    m->relaxation = 1.5;
   } else if (scene->kind != PEERS_CHAIN) {
     m->scheme = CLT_SCHEME_RELAXED;
     m->solver = CLT_SOLVER_APGD;
@@ -98,6 +100,7 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
   if (options->clatter_tolerance > 0) m->tolerance = options->clatter_tolerance;
   if (options->clatter_iterations > 0) m->max_iterations = options->clatter_iterations;
   if (options->clatter_absolute) m->absolute_tolerance = true;
+  if (options->clatter_relaxation > 0) m->relaxation = options->clatter_relaxation;
   return 0;
 }
 
@@ -329,7 +332,7 @@ static void clatter_note(void *engine, char *note, size_t note_size) {
 
 static const char *clatter_describe(void) {
   return "clatter (this checkout), relaxed scheme: piles with the coloured cone block Gauss-Seidel (bgs, circular cone, "
-         "tolerance 1.5e-3, at most 200 sweeps), stack with APGD (tolerance 1e-6, 500 iterations, m_C = 8); "
+         "tolerance 1.5e-3, at most 200 sweeps, omega 1.5), stack with APGD (tolerance 1e-6, 500 iterations, m_C = 8); "
          "chain: anitescu-hart + Lemke; override with --clatter-*";
 }
 

@@ -87,6 +87,7 @@ typedef struct peers_options_t {
   double clatter_tolerance;   /* ≤ 0: default */
   int clatter_iterations;     /* ≤ 0: default */
   bool clatter_absolute;      /* method.absolute_tolerance for the piles (default off) */
+  double clatter_relaxation;  /* method.relaxation ω for the piles (≤ 0: default, 1.5) */
 } peers_options_t;
 
 /* One engine. create returns NULL and fills why (e.g. "unsupported: ...") when it cannot build the

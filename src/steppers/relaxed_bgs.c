@@ -45,8 +45,8 @@
  * Speed (bench/peers/results.md, 2026-11-22): the blocks are 360 bytes in colour order (the
  * sweeps stream them), the rows stored transposed so that a block's three velocities are one
  * 4-lane vector expression, dv 8 doubles per body; the kernel is instantiated for the piles' case
- * (3D, circular cone, ω = 1) and, on x86-64, built for AVX2 and the baseline and chosen at load
- * time. Every instance evaluates the same IEEE operations in the same order as the scalar code
+ * (3D, circular cone; ω a run-time argument) and, on x86-64, built for AVX2 and the baseline and
+ * chosen at load time. Every instance evaluates the same IEEE operations in the same order as the scalar code
  * (no FMA: -ffp-contract=off), so the numbers do not depend on the instance or the machine. The
  * focused passes walk a list of the hot blocks (not a scan of every flag; on every thread from
  * RELAXED_LIST_PARALLEL_MIN hot blocks, a share of each colour per thread) and prefetch the
@@ -90,8 +90,8 @@ typedef struct cone_t {
 
 /* The block kernels below take the dimension and the cone kind (circ: circular, or 2D) as
  * arguments and are always inlined: the sweep instantiates them once with the constants of the
- * common case (3D, circular cone, ω = 1: every granular pile) and once generic, so the hot loop of
- * a pile has no branches on the problem's kind. Both instances evaluate the same expressions in the
+ * common case (3D, circular cone: every granular pile, over-relaxed or not) and once generic, so
+ * the hot loop of a pile has no branches on the problem's kind. Both instances evaluate the same expressions in the
  * same order (-ffp-contract=off): the numbers do not depend on which one ran. */
 #define BGS_INLINE static inline __attribute__((always_inline))
 
@@ -715,11 +715,11 @@ static double joint_sweep(const clt_step_work_t *w, clt_relaxed_work_t *r, int n
 /* ---------------------------------------------------------------------------------------------
  * The solve */
 
-/* One block visit with the kernel instance of the solve: `fast` (3D, circular cone, ω = 1) or
+/* One block visit with the kernel instance of the solve: `fast` (3D, circular cone) or
  * generic. */
 BGS_INLINE double visit(clt_relaxed_contact_t *ct, const double *A, const cone_t *k, const double *inv, double *dv,
                         double omega, bool fast) {
-  if (fast) return block_update(ct, A, k, inv, dv, 1.0, 3, 1, true);
+  if (fast) return block_update(ct, A, k, inv, dv, omega, 3, 1, true);
   return block_update(ct, A, k, inv, dv, omega, k->dim, cone_circ(k), false);
 }
 
@@ -754,7 +754,7 @@ static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi
   if (fast) { /* the same loop, instantiated for the common case */
     for (int i = lo; i < hi; i++) {
       if (i + RELAXED_PREFETCH < hi) prefetch_bodies(r, i + RELAXED_PREFETCH);
-      visit_marked(r, k, i, 1.0, true, hot_level, &hot, &res);
+      visit_marked(r, k, i, omega, true, hot_level, &hot, &res);
     }
   } else {
     for (int i = lo; i < hi; i++) visit_marked(r, k, i, omega, false, hot_level, &hot, &res);
@@ -833,7 +833,7 @@ static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, b
         for (size_t o = 0; o < sizeof(clt_relaxed_contact_t); o += 64) __builtin_prefetch(p + o, 1);
       }
       if (j + RELAXED_PREFETCH < to) prefetch_bodies(r, list[j + RELAXED_PREFETCH]);
-      visit_marked(r, k, list[j], 1.0, true, hot_level, &n, &res);
+      visit_marked(r, k, list[j], omega, true, hot_level, &n, &res);
     }
   } else {
     for (int j = from; j < to; j++) visit_marked(r, k, list[j], omega, false, hot_level, &n, &res);
@@ -1180,7 +1180,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 
   int sweeps = 0, max_sweeps = world->method.max_iterations;
   double omega = world->method.relaxation;
-  bool fast = dim == 3 && cone.m == 0 && omega == 1.0; /* the kernel instance of the piles */
+  bool fast = dim == 3 && cone.m == 0; /* the kernel instance of the piles */
   double res = exact_residual(w, r, &cone, nj, nc, par, fast, max_sweeps > 0 ? &tol : NULL);
   bool res_exact = max_sweeps <= 0 || res <= tol; /* the max, not only a bound (exact_residual) */
   clt_solver_status_t status = res <= tol ? CLT_SOLVE_SOLVED : CLT_SOLVE_MAX_ITERATIONS;
