@@ -46,10 +46,10 @@
  * sweeps stream them), the rows stored transposed so that a block's three velocities are one
  * 4-lane vector expression, dv 8 doubles per body; the kernel is instantiated for the piles' case
  * (3D, circular cone; ω a run-time argument) and, on x86-64, built for AVX2 and the baseline and
- * chosen at load time. Every instance evaluates the same IEEE operations in the same order as the scalar code
- * (no FMA: -ffp-contract=off), so the numbers do not depend on the instance or the machine. The
- * focused passes walk a list of the hot blocks (not a scan of every flag; on every thread from
- * RELAXED_LIST_PARALLEL_MIN hot blocks, a share of each colour per thread) and prefetch the
+ * chosen at load time. Every instance evaluates the same IEEE operations in the same order as the
+ * scalar code (no FMA: -ffp-contract=off), so the numbers do not depend on the instance or the
+ * machine. The focused passes walk a list of the hot blocks (not a scan of every flag; on every
+ * thread from RELAXED_LIST_PARALLEL_MIN hot blocks, a share of each colour per thread) and prefetch the
  * blocks and body slots a few visits ahead; the body updates are 4-lane vectors (2026-11-22, pile
  * 10³: CPU −5 % median, −7 % best of ten; same bits). The 3D blocks are built by build_block3 (one
  * rotation matrix per body and solve, the upper triangle of A_jj) and the warm start looks the
@@ -91,8 +91,8 @@ typedef struct cone_t {
 /* The block kernels below take the dimension and the cone kind (circ: circular, or 2D) as
  * arguments and are always inlined: the sweep instantiates them once with the constants of the
  * common case (3D, circular cone: every granular pile, over-relaxed or not) and once generic, so
- * the hot loop of a pile has no branches on the problem's kind. Both instances evaluate the same expressions in the
- * same order (-ffp-contract=off): the numbers do not depend on which one ran. */
+ * the hot loop of a pile has no branches on the problem's kind. Both instances evaluate the same
+ * expressions in the same order (-ffp-contract=off): the numbers do not depend on which one ran. */
 #define BGS_INLINE static inline __attribute__((always_inline))
 
 /* Per body in dv and inv: 8 doubles, the linear part in [0, 3) and the angular part in [4, 7)
