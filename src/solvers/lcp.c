@@ -121,7 +121,7 @@ double clt_lcp_residual(const clt_lcp_t *problem, const double *z) {
 static void project_cone(int dim, double mu, double *x) {
   double nrm = x[0];
   double t = dim == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
-  if (t <= mu * nrm) return;
+  if (t <= mu * nrm && nrm >= 0.0) return; /* (n ≥ 0 matters for μ = 0: 0 ≤ 0 · n for any n) */
   if (mu * t <= -nrm) {
     for (int k = 0; k < dim; k++) x[k] = 0.0;
     return;

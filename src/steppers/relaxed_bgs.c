@@ -115,7 +115,7 @@ BGS_INLINE void project_k(const cone_t *k, double mu, double s[3], int dim, int 
     double tt = s[1] * s[1] + (dim == 3 ? s[2] * s[2] : 0.0);
     if (s[0] >= 0.0 && tt <= mu * mu * s[0] * s[0]) return; /* inside: no square root */
     double tn = sqrt(tt);
-    if (tn <= mu * s[0]) return;
+    if (tn <= mu * s[0] && s[0] >= 0.0) return; /* (s_N ≥ 0 matters for μ = 0: 0 ≤ 0 · s_N for any s_N) */
     if (mu * tn <= -s[0]) {
       s[0] = s[1] = s[2] = 0.0;
       return;
