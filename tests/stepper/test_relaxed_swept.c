@@ -10,13 +10,18 @@
  * this column penetrate 45 mm. The velocity boxes with their opening times: 0.16 mm, and none
  * while falling.) A second column, 40 spheres landing at 14 m/s (h|u| = 7 gaps a step), checks
  * that the change travels as far up the column as the gaps close. The 12-sphere column also lands
- * frictionless, with the block Gauss–Seidel and with APGD (the circular cone at μ = 0). */
+ * frictionless, with the block Gauss–Seidel and with APGD (the circular cone at μ = 0), and with
+ * every other grain 1 cm off the axis (oblique contacts that slide). In every landing a contact
+ * beyond ε̂ whose pair did not bear the step before carries no tangential impulse (new gapped
+ * contacts enter frictionless, stage_collide.c: without that rule the zigzag column has 54 such
+ * contacts with friction, and the relaxed cone pushes separated sliding pairs apart). */
 #include "relaxed_util.h"
 
 /* A column of n spheres 2 cm apart, 2 cm from a wall, released at rest with its lowest centre at
  * z0: free fall for fall_steps (nothing may touch), then land steps (penetration < 1 % r, every
  * grain on the one below). */
-static void column(int n, double z0, int fall_steps, int land_steps, double mu, clt_solver_kind_t solver) {
+static void column(int n, double z0, int fall_steps, int land_steps, double mu, clt_solver_kind_t solver,
+                   double zigzag) {
   clt_world_def_t wd = relaxed_def(0.01, solver);
   wd.method.tolerance = 1.5e-3;
   wd.method.max_iterations = 200;
@@ -27,7 +32,7 @@ static void column(int n, double z0, int fall_steps, int land_steps, double mu, 
   add_halfspace(w, mat, 0.0, 0.0, 1.0, 0.0); /* floor z = 0 */
   add_halfspace(w, mat, 1.0, 0.0, 0.0, 0.5); /* wall x = −0.5 */
   const double r = 0.05, wall_gap = 0.02, spacing = 0.12;
-  for (int k = 0; k < n; k++) add_sphere(w, mat, r, -0.5 + r + wall_gap, 0.0, z0 + spacing * k);
+  for (int k = 0; k < n; k++) add_sphere(w, mat, r, -0.5 + r + wall_gap + (k % 2 ? zigzag : 0.0), 0.0, z0 + spacing * k);
 
   /* bodies 0 and 1 are the floor and the wall */
   int grain_pairs = 0, wall_contacts = 0;
@@ -48,15 +53,43 @@ static void column(int n, double z0, int fall_steps, int land_steps, double mu, 
 
   double pen_max = 0.0;
   int contacts_max = 0;
+  /* New gapped contacts enter frictionless (stage_collide.c): a contact beyond ε̂ whose pair did
+   * not bear last step carries no tangential impulse; one that bore may. */
+  static bool bore[64][64];
+  memset(bore, 0, sizeof bore);
+  int gapped_new = 0, gapped_new_tangential = 0, tangential = 0;
+  const double eps = wd.method.active_set_eps;
   for (int step = 0; step < land_steps; step++) {
     CHECK(clt_world_step(w) == CLT_OK);
     clt_diagnostics_t d;
     CHECK(clt_world_get_diagnostics(w, &d) == CLT_OK);
     pen_max = fmax(pen_max, d.penetration);
     if (d.contacts > contacts_max) contacts_max = d.contacts;
+    static bool now[64][64];
+    memset(now, 0, sizeof now);
+    for (int i = 0; i < clt_world_contact_count(w); i++) {
+      clt_contact_info_t c;
+      CHECK(clt_world_get_contact(w, i, &c) == CLT_OK);
+      if (c.body_a >= 64 || c.body_b >= 64) continue;
+      double pn = c.impulse[0] * c.normal[0] + c.impulse[1] * c.normal[1] + c.impulse[2] * c.normal[2], t[3];
+      for (int k = 0; k < 3; k++) t[k] = c.impulse[k] - pn * c.normal[k];
+      bool slips = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]) > 1e-12 * (1.0 + fabs(pn));
+      tangential += slips;
+      if (c.distance > eps && !bore[c.body_a][c.body_b]) {
+        gapped_new++;
+        gapped_new_tangential += slips;
+      }
+      if (c.normal_impulse > 0.0) now[c.body_a][c.body_b] = true;
+    }
+    memcpy(bore, now, sizeof bore);
   }
-  printf("%d spheres, mu %.1f, %s, landing (%d steps): max penetration %.3g m, max contacts %d\n", n, mu,
-         solver == CLT_SOLVER_APGD ? "APGD" : "BGS", land_steps, pen_max, contacts_max);
+  printf("%d spheres%s, mu %.1f, %s, landing (%d steps): max penetration %.3g m, max contacts %d; contacts beyond "
+         "eps new to bearing: %d (with a tangential impulse: %d); all contacts with one: %d\n",
+         n, zigzag > 0.0 ? " (zigzag)" : "", mu, solver == CLT_SOLVER_APGD ? "APGD" : "BGS", land_steps, pen_max,
+         contacts_max, gapped_new, gapped_new_tangential, tangential);
+  CHECK(gapped_new > 0);
+  CHECK(gapped_new_tangential == 0);
+  if (zigzag > 0.0 && mu > 0.0) CHECK(tangential > 0); /* friction acts once a contact bears */
   CHECK_LE(pen_max, 0.01 * r);
   CHECK(contacts_max >= n - 1); /* the column lands as a stack: every grain on the one below */
   clt_world_destroy(w);
@@ -136,13 +169,16 @@ int main(void) {
   push_through_touching();
   push_along_gapped_chain();
   /* free fall to t = 0.5 s (h·u = 0.049 m, more than the gaps), lands at 7.6 m/s near t = 0.78 s */
-  column(12, 3.0, 50, 100, 0.5, CLT_SOLVER_BGS);
+  column(12, 3.0, 50, 100, 0.5, CLT_SOLVER_BGS, 0.0);
   /* from 10 m: 14 m/s at the floor, h|u| = 0.14 m = 7 gaps a step */
-  column(40, 10.0, 100, 150, 0.5, CLT_SOLVER_BGS);
+  column(40, 10.0, 100, 150, 0.5, CLT_SOLVER_BGS, 0.0);
+  /* every other grain 1 cm off the axis: oblique contacts, which slide */
+  column(12, 3.0, 50, 100, 0.5, CLT_SOLVER_BGS, 0.01);
+  column(12, 3.0, 50, 100, 0.5, CLT_SOLVER_APGD, 0.01);
   /* Frictionless, both solvers: the contacts of the aligned column have no tangential part, where
    * the circular cone's projection once took any P_N, negative too, as inside the cone for μ = 0
    * (0 ≤ 0 · P_N): the solve pulled the column down at up to 116 m/s, penetration 0.1 m. */
-  column(12, 3.0, 50, 100, 0.0, CLT_SOLVER_BGS);
-  column(12, 3.0, 50, 100, 0.0, CLT_SOLVER_APGD);
+  column(12, 3.0, 50, 100, 0.0, CLT_SOLVER_BGS, 0.0);
+  column(12, 3.0, 50, 100, 0.0, CLT_SOLVER_APGD, 0.0);
   return clt_test_finish();
 }
