@@ -32,7 +32,8 @@ static void column(int n, double z0, int fall_steps, int land_steps, double mu, 
   add_halfspace(w, mat, 0.0, 0.0, 1.0, 0.0); /* floor z = 0 */
   add_halfspace(w, mat, 1.0, 0.0, 0.0, 0.5); /* wall x = −0.5 */
   const double r = 0.05, wall_gap = 0.02, spacing = 0.12;
-  for (int k = 0; k < n; k++) add_sphere(w, mat, r, -0.5 + r + wall_gap + (k % 2 ? zigzag : 0.0), 0.0, z0 + spacing * k);
+  for (int k = 0; k < n; k++)
+    add_sphere(w, mat, r, -0.5 + r + wall_gap + (k % 2 ? zigzag : 0.0), 0.0, z0 + spacing * k);
 
   /* bodies 0 and 1 are the floor and the wall */
   int grain_pairs = 0, wall_contacts = 0;
