@@ -470,7 +470,15 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--clatter-tolerance") == 0) { NEED_VALUE; opt.engine.clatter_tolerance = atof(v); }
     else if (strcmp(a, "--clatter-iterations") == 0) { NEED_VALUE; opt.engine.clatter_iterations = atoi(v); }
     else if (strcmp(a, "--clatter-absolute-tolerance") == 0) opt.engine.clatter_absolute = true;
-    else if (strcmp(a, "--clatter-relaxation") == 0) { NEED_VALUE; opt.engine.clatter_relaxation = atof(v); }
+    else if (strcmp(a, "--clatter-relaxation") == 0) {
+      NEED_VALUE;
+      char *end;
+      opt.engine.clatter_relaxation = strtod(v, &end);
+      if (*end || !(opt.engine.clatter_relaxation > 0.0 && opt.engine.clatter_relaxation < 2.0)) {
+        fprintf(stderr, "peers: --clatter-relaxation must be a number in (0, 2) (got %s)\n", v);
+        return 2;
+      }
+    }
     else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); return 0; }
     else { fprintf(stderr, "peers: unknown option %s\n", a); usage(stderr); return 2; }
 #undef NEED_VALUE
