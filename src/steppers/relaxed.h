@@ -64,11 +64,11 @@ typedef struct clt_relaxed_work_t {
                                                   below (3) and above (3) along each axis: its free
                                                   flight, and with its velocity box */
   double *u0;         /* 3 per body: its linear velocity over the step (0 static, a kinematic one's mean) */
-  int *stamp;         /* the last pass of the spreading that changed the body's box */
+  double *box0;       /* 6 per body: its box (vlo, vhi) before the spreading's hop (spread_boxes) */
   unsigned char *bearing; /* per body: one of its contacts bore last step */
   int *shape_body;        /* per shape: its body (built when needed) */
   int shape_body_capacity;
-  unsigned char *link; /* per broad-phase pair: meets under the start boxes (spread_boxes) */
+  double *link; /* per broad-phase pair: when it can touch under the start boxes, or ∞ (spread_boxes) */
   int link_capacity;
   /* the pairs of the broad phase under the own sweeps, kept from the step's first solve for the
    * later ones (the own sweeps depend only on the state the step starts from) */
@@ -83,7 +83,7 @@ typedef struct clt_relaxed_work_t {
   unsigned char *ext_changed;
   int ext_changes;
   double widen; /* how far pair_reach widens the boxes of dynamic bodies (clt_stage_relaxed_collide) */
-  int spread_sweeps;  /* passes the boxes took in the last collide stage (0: all slow) */
+  int spread_sweeps;  /* 1: a pair passed its box on in the last collide stage (0: none, or all slow) */
   /* The solves of one step (clt_stage_relaxed_solves): after solve `round`, a body whose motion h v⁺
    * left the box the active set was built from demands its v⁺ (± a margin) in its box for the
    * next: demand holds 6 per body (the velocities' lower and upper corner), demanded which bodies

@@ -381,7 +381,7 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
         !clt_step_work_grow((void **)&r->vlo, &c13, 3 * bodies, sizeof *r->vlo) ||
         !clt_step_work_grow((void **)&r->vhi, &c14, 3 * bodies, sizeof *r->vhi) ||
         !clt_step_work_grow((void **)&r->vt, &c15, bodies, sizeof *r->vt) ||
-        !clt_step_work_grow((void **)&r->stamp, &c16, bodies, sizeof *r->stamp) ||
+        !clt_step_work_grow((void **)&r->box0, &c16, 6 * bodies, sizeof *r->box0) ||
         !clt_step_work_grow((void **)&r->u0, &c17, 3 * bodies, sizeof *r->u0) ||
         !clt_step_work_grow((void **)&r->bearing, &c18, bodies, sizeof *r->bearing) ||
         !clt_step_work_grow((void **)&r->demand, &c19, 6 * bodies, sizeof *r->demand) ||
@@ -1270,7 +1270,7 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   free(r->contacts), free(r->delta), free(r->slot), free(r->colour), free(r->order), free(r->ends), free(r->hot),
       free(r->block_A), free(r->hot_list);
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
-  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->stamp), free(r->link), free(r->u0), free(r->bearing),
+  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->box0), free(r->link), free(r->u0), free(r->bearing),
       free(r->shape_body);
   free(r->own_pairs), free(r->own_bodies), free(r->ext_changed);
   free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);

@@ -39,13 +39,7 @@
  * more than it saves on small problems, and spinning threads hurt on a loaded machine. The result
  * does not depend on it (every entry is summed in the same order either way). */
 #define RELAXED_PARALLEL_MIN 4096
-/* At most this many passes over the pairs spread the velocity boxes of the swept active set
- * (collide stage); they stop as soon as one changes nothing. */
-#define RELAXED_SPREAD_SWEEPS 8
-/* An opening time that moves earlier by less than this fraction of the step does not call for
- * another pass (it is kept, but the passes are not repeated for it). */
-#define RELAXED_SPREAD_TIME 1e-3
-/* From this many broad-phase pairs the first pass of the spreading runs on every thread. */
+/* From this many broad-phase pairs the spreading computes its link times on every thread. */
 #define RELAXED_SPREAD_PARALLEL_MIN 16384
 /* At most this many solves per step (clt_stage_relaxed_solves): the last one is kept whatever it
  * does. */
@@ -437,22 +431,21 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
   return tau;
 }
 
-/* The Gauss–Seidel passes of clt_stage_relaxed_collide over the pairs of the broad phase under
- * the own sweeps, alternating in direction. After the first, a pass visits only the pairs with a
- * body whose box or opening time changed in the pass before or in this one (stamp: the last pass
- * that changed the body), which is every pair that could change anything. Another pass follows
- * only when a box grew or an opening time moved by more than RELAXED_SPREAD_TIME h. Two dynamic
- * bodies whose bounds touch already (link time 0) pass nothing on: what they do to each other is
- * for the test after the solve (clt_stage_relaxed_solves). false: out of memory. */
+/* One hop of the velocity boxes (clt_stage_relaxed_collide) over the pairs of the broad phase
+ * under the own sweeps: a pair that can touch within the step under the boxes the step starts
+ * with (link_time ≤ h) gives each of its dynamic bodies the hull of its own and its partner's
+ * start box, from the earliest such time on. Two dynamic bodies whose bounds touch already pass
+ * nothing on. What an impact does further on, through a chain of grains, is for the test after
+ * the solve (clt_stage_relaxed_solves): the bodies it moves out of their boxes demand their new
+ * velocities, and the next solve's hop starts from those. Every pair reads only the start boxes
+ * (box0), so the boxes do not depend on the order of the pairs or the thread count. false: out of
+ * memory. */
 static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt_relaxed_work_t *r, double h,
                          double eps, const clt_broadphase_pair_t *pairs, int np) {
   const int *body = r->own_bodies; /* (pair k's bodies: body[2k], body[2k + 1]) */
-  for (int i = 0; i < world->body_count; i++) r->stamp[i] = 0;
-  /* The first pass, in parallel: which pairs meet under the boxes the step starts with. A pair
-   * that does not, and whose bodies the serial pass has not changed by the time it gets there,
-   * would change nothing, so the serial pass skips it: the same result as visiting every pair. */
+  int nb = world->body_count;
   if (np > r->link_capacity) {
-    unsigned char *l = realloc(r->link, (size_t)np);
+    double *l = realloc(r->link, (size_t)np * sizeof *l);
     if (!l) return false;
     r->link = l;
     r->link_capacity = np;
@@ -462,46 +455,33 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
 #endif
   for (int k = 0; k < np; k++) {
     int a = body[2 * (size_t)k], b = body[2 * (size_t)k + 1];
-    bool dyn = world->bodies[a].type == CLT_BODY_DYNAMIC || world->bodies[b].type == CLT_BODY_DYNAMIC;
-    bool both = world->bodies[a].type == CLT_BODY_DYNAMIC && world->bodies[b].type == CLT_BODY_DYNAMIC;
-    double tau = dyn ? link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->slack[a] + r->slack[b]) : INFINITY;
-    r->link[k] = tau <= h && !(both && tau <= 0.0);
+    bool da = world->bodies[a].type == CLT_BODY_DYNAMIC, db = world->bodies[b].type == CLT_BODY_DYNAMIC;
+    double tau = da || db ? link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->slack[a] + r->slack[b]) : INFINITY;
+    r->link[k] = tau <= h && !(da && db && !(tau > 0.0)) ? tau : INFINITY;
   }
-  bool changed = true;
-  while (changed && r->spread_sweeps < RELAXED_SPREAD_SWEEPS) {
-    changed = false;
-    int pass = ++r->spread_sweeps;
-    bool forward = pass % 2 == 1;
-    for (int kk = 0; kk < np; kk++) {
-      int k = forward ? kk : np - 1 - kk;
-      int a = body[2 * (size_t)k], b = body[2 * (size_t)k + 1];
-      if (pass == 1 ? !r->link[k] && r->stamp[a] == 0 && r->stamp[b] == 0
-                    : r->stamp[a] < pass - 1 && r->stamp[b] < pass - 1)
-        continue;
-      bool da = world->bodies[a].type == CLT_BODY_DYNAMIC, db = world->bodies[b].type == CLT_BODY_DYNAMIC;
-      if (!da && !db) continue;
-      double tau = link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->slack[a] + r->slack[b]);
-      if (!(tau <= h) || (da && db && !(tau > 0.0))) continue;
-      for (int side = 0; side < 2; side++) {
-        int i = side ? b : a, j = side ? a : b;
-        if (!(side ? db : da)) continue;
-        double *vl = r->vlo + 3 * (size_t)i, *vh = r->vhi + 3 * (size_t)i;
-        const double *jl = r->vlo + 3 * (size_t)j, *jh = r->vhi + 3 * (size_t)j;
-        bool moved = false;
-        for (int d = 0; d < 3; d++)
-          if (jl[d] < vl[d] || jh[d] > vh[d]) {
-            vl[d] = dmin(vl[d], jl[d]);
-            vh[d] = dmax(vh[d], jh[d]);
-            moved = true;
-          }
-        bool sooner = tau < r->vt[i];
-        if (sooner) {
-          if (tau < r->vt[i] - RELAXED_SPREAD_TIME * h) changed = true;
-          r->vt[i] = tau;
-        }
-        if (moved) changed = true;
-        if (moved || sooner) r->stamp[i] = pass;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
+#endif
+  for (int i = 0; i < nb; i++) {
+    memcpy(r->box0 + 6 * (size_t)i, r->vlo + 3 * (size_t)i, 3 * sizeof *r->box0);
+    memcpy(r->box0 + 6 * (size_t)i + 3, r->vhi + 3 * (size_t)i, 3 * sizeof *r->box0);
+  }
+  /* (min and max of start values: any order gives the same boxes) */
+  for (int k = 0; k < np; k++) {
+    double tau = r->link[k];
+    if (!(tau <= h)) continue;
+    r->spread_sweeps = 1;
+    int a = body[2 * (size_t)k], b = body[2 * (size_t)k + 1];
+    for (int side = 0; side < 2; side++) {
+      int i = side ? b : a, j = side ? a : b;
+      if (world->bodies[i].type != CLT_BODY_DYNAMIC) continue;
+      double *vl = r->vlo + 3 * (size_t)i, *vh = r->vhi + 3 * (size_t)i;
+      const double *jb = r->box0 + 6 * (size_t)j;
+      for (int d = 0; d < 3; d++) {
+        vl[d] = dmin(vl[d], jb[d]);
+        vh[d] = dmax(vh[d], jb[3 + d]);
       }
+      r->vt[i] = dmin(r->vt[i], tau);
     }
   }
   return true;
@@ -616,16 +596,19 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * body gets a box of the velocities it may have after time vt_i of the step (before: u_i), grown
    * from {u_i} by every broad-phase partner (under the own sweeps) it can touch within the step:
    * an inelastic impact leaves both in the hull of their velocities (static ones count as u = 0).
-   * Touching is decided by link_time, so the change travels through a falling column only as far
-   * as its gaps close within the step (at 60 m/s and 2 cm gaps, 30 layers), not through every
-   * co-moving grain, and a grain sliding past a wall gets nothing from it (the spreading this
-   * replaced gave every grain within h|u| of a wall an extra h|u| and passed it through the
-   * column: 8.2·10⁵ contacts in the falling 10⁵ pile at t = 0.4 s, now 6.4·10³). Two dynamic
-   * bodies that touch already pass nothing on: through them the hull reached every grain of a
-   * landed pile at no cost in time (2.0·10⁵ contacts in the 10⁵ pile at t = 1.3 s, now 5.3·10⁴);
-   * the test after the solve finds what they do. Gauss–Seidel passes over the pairs until nothing
-   * changes (spread_boxes, at most RELAXED_SPREAD_SWEEPS): a function of the state only, the same
-   * for any thread count. */
+   * Touching is decided by link_time, and a grain sliding past a wall gets nothing from it (the
+   * spreading before gave every grain within h|u| of a wall an extra h|u| and passed it through
+   * the column: 8.2·10⁵ contacts in the falling 10⁵ pile at t = 0.4 s, then 6.4·10³). Two dynamic
+   * bodies that touch already pass nothing on (through them the hull reached every grain of a
+   * landed pile: 2.0·10⁵ contacts in the 10⁵ pile at t = 1.3 s, then 5.3·10⁴). One hop only
+   * (spread_boxes): the boxes a partner got from its own partners are not passed on. Passed on
+   * until nothing changed, the hull of a 30 m/s impact filled the landed grains within 10 m of
+   * the 10⁵ pile's landing front, at gaps they do not close: 3.5·10⁵ of its 4.8·10⁵ contacts
+   * at t = 2.6 s had gaps ≥ 5 cm and 32 of them bore, and 1.1·10⁶ contacts at t = 3.2 s made a
+   * step take 19 s (bench/granular/results.md "Session 9"). The test after the solve finds the
+   * bodies that an impact passed down a chain moves out of their boxes, and the next solve's hop
+   * starts from their new velocities. A function of the state only, the same for any thread
+   * count. */
   double glo0 = 0.0, glo1 = 0.0, glo2 = 0.0, ghi0 = 0.0, ghi1 = 0.0, ghi2 = 0.0; /* min / max: any order */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) reduction(min : glo0, glo1, glo2) reduction(max : ghi0, ghi1, ghi2) \
