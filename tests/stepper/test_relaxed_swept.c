@@ -166,9 +166,31 @@ static void push_along_gapped_chain(void) {
   CHECK_NEAR(p, 60.0, 1e-8);
 }
 
+/* A chain of 12 spheres 5 mm apart, none touching, the first at 60 m/s. The boxes spread one hop
+ * a solve (spread_boxes), so each later solve takes the push on by a grain or two: the step needs 5
+ * solves, more than the 4 allowed before. With the 8 allowed now nothing is left outside its box
+ * and nothing penetrates; with 4, one sphere is left outside its box and penetrates 24.5 mm (the
+ * 10⁵ pile at landing speed: 16 mm, bench/granular/results.md "Session 9"). */
+static void push_along_close_chain(void) {
+  enum { n = 12 };
+  double x[n], v[n], p = 0.0;
+  x[0] = 0.0;
+  for (int k = 1; k < n; k++) x[k] = x[k - 1] + 0.1 + 0.005;
+  clt_diagnostics_t d;
+  push_row(n, x, 60.0, v, &d);
+  for (int k = 0; k < n; k++) p += v[k];
+  printf("push along a chain 5 mm apart: %d solves, %d contacts, %d bodies outside their boxes, penetration %.3g m\n",
+         d.solves, d.contacts, d.set_misses, d.penetration);
+  CHECK(d.solves > 4 && d.solves <= 8);
+  CHECK(d.set_misses == 0);
+  CHECK_LE(d.penetration, 1e-6);
+  CHECK_NEAR(p, 60.0, 1e-8);
+}
+
 int main(void) {
   push_through_touching();
   push_along_gapped_chain();
+  push_along_close_chain();
   /* free fall to t = 0.5 s (h·u = 0.049 m, more than the gaps), lands at 7.6 m/s near t = 0.78 s */
   column(12, 3.0, 50, 100, 0.5, CLT_SOLVER_BGS, 0.0);
   /* from 10 m: 14 m/s at the floor, h|u| = 0.14 m = 7 gaps a step */
