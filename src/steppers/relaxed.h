@@ -83,7 +83,6 @@ typedef struct clt_relaxed_work_t {
   unsigned char *ext_changed;
   int ext_changes;
   double widen; /* how far pair_reach widens the boxes of dynamic bodies (clt_stage_relaxed_collide) */
-  int spread_sweeps;  /* 1: a pair passed its box on in the last collide stage (0: none, or all slow) */
   /* The solves of one step (clt_stage_relaxed_solves): after solve `round`, a body whose motion h v⁺
    * left the box the active set was built from demands its v⁺ (± a margin) in its box for the
    * next: demand holds 6 per body (the velocities' lower and upper corner), demanded which bodies

@@ -473,7 +473,6 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
   for (int k = 0; k < np; k++) {
     double tau = r->link[k];
     if (!(tau <= h)) continue;
-    r->spread_sweeps = 1;
     int a = body[2 * (size_t)k], b = body[2 * (size_t)k + 1];
     for (int side = 0; side < 2; side++) {
       int i = side ? b : a, j = side ? a : b;
@@ -628,7 +627,6 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   }
   double glo[3] = {glo0, glo1, glo2}, ghi[3] = {ghi0, ghi1, ghi2};
   double span[3] = {ghi[0] - glo[0], ghi[1] - glo[1], ghi[2] - glo[2]};
-  r->spread_sweeps = 0;
   if (r->round == 0) r->slow = h * clt_v3_norm(span) <= eps;
   if (r->slow) {
     /* Everything slow (a settled pile): every box is the hull of all velocities and 0 from the
