@@ -100,6 +100,12 @@ typedef struct clt_method_t {
    * is loosest where ‖b‖∞ is large, i.e. in a step with fast impacts, where the error becomes
    * penetration, and tightest at rest; the absolute one is the same in both. Default false. */
   bool absolute_tolerance;
+  /* Relaxed scheme, solver bgs: a velocity bound [m/s] on the unscaled residual, checked as well
+   * as the tolerance's test: the solve stops when the residual is ≤ min(tolerance × (1 + ‖b‖∞),
+   * velocity_tolerance) (with absolute_tolerance: ≤ min(tolerance, velocity_tolerance)). It caps
+   * the scaled test where ‖b‖∞ is large (fast impacts, where a velocity error e penetrates about
+   * h e) and leaves it as it is at rest. 0 = no bound (default). */
+  double velocity_tolerance;
 } clt_method_t;
 
 clt_method_t clt_default_method(void);

@@ -88,6 +88,10 @@ static bool validate_method(const clt_method_t *m, int dimension, char *msg, siz
     snprintf(msg, n, "method.tolerance must be > 0 and finite (got %g)", m->tolerance);
     return false;
   }
+  if (!(isfinite(m->velocity_tolerance) && m->velocity_tolerance >= 0.0)) {
+    snprintf(msg, n, "method.velocity_tolerance must be >= 0 and finite (got %g)", m->velocity_tolerance);
+    return false;
+  }
   if (m->max_iterations <= 0) {
     snprintf(msg, n, "method.max_iterations must be > 0 (got %d)", m->max_iterations);
     return false;

@@ -750,7 +750,7 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
       "scheme",     "gamma",          "alpha",      "post_repeats", "post_tolerance", "solver",
       "tolerance",  "max_iterations", "relaxation", "warm_start",   "active_set_eps", "friction_directions",
       "gyroscopic", "on_unconverged", "friction_cone", "contact_model", "overlap_tolerance",
-      "relcp_max_iterations", "spring_projection", "absolute_tolerance", NULL};
+      "relcp_max_iterations", "spring_projection", "absolute_tolerance", "velocity_tolerance", NULL};
   const char *p = "method";
   if (!expect_object(ctx, m, p) || !check_keys(ctx, m, p, keys, "method")) return false;
   int e;
@@ -779,6 +779,8 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   }
   if (!read_bool(ctx, m, p, "warm_start", &method->warm_start)) return false;
   if (!read_bool(ctx, m, p, "absolute_tolerance", &method->absolute_tolerance)) return false;
+  if (!read_number(ctx, m, p, "velocity_tolerance", &method->velocity_tolerance, RANGE_NONNEGATIVE, false))
+    return false;
   if (!read_number(ctx, m, p, "active_set_eps", &method->active_set_eps, RANGE_NONNEGATIVE, false))
     return false;
   n = method->friction_directions;

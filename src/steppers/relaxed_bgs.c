@@ -30,7 +30,8 @@
  *
  * Stopping: the natural-map residual of SPEC.md §2.3, max over blocks of ‖P − Π_K(P − w)‖∞ (free
  * rows: |w|), scaled by 1 + ‖b‖∞ (method.absolute_tolerance: the stop test compares the unscaled
- * residual with the tolerance; the reported residual stays scaled). A sweep measures ‖D ΔP‖∞ per block (|w| where the block moves
+ * residual with the tolerance; the reported residual stays scaled; method.velocity_tolerance, when
+ * set, caps the tolerance the test uses). A sweep measures ‖D ΔP‖∞ per block (|w| where the block moves
  * freely; it runs ≈ 1.5× above the residual on piles); when that is within 3× the tolerance the
  * residual of the final iterate is computed exactly, and only that one decides and is reported.
  * That check scans the hot blocks first and stops at the first block above the tolerance (on the
@@ -1154,6 +1155,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
     }
   double scale = 1.0 + bmax;
   double tol = world->method.tolerance * (world->method.absolute_tolerance ? 1.0 : scale);
+  if (world->method.velocity_tolerance > 0.0 && world->method.velocity_tolerance < tol)
+    tol = world->method.velocity_tolerance;
 
   /* warm start */
   if (world->method.warm_start) {

@@ -38,7 +38,8 @@ static const char *scene3d =
     " \"gravity\": \"$g\",\n"
     " \"method\": {\"scheme\": \"baumgarte\", \"alpha\": 50, \"solver\": \"bgs\", \"warm_start\": "
     "\"$warm\",\n"
-    "            \"absolute_tolerance\": true, \"friction_directions\": 6, \"gyroscopic\": \"semi-implicit\",\n"
+    "            \"absolute_tolerance\": true, \"velocity_tolerance\": 0.03, \"friction_directions\": 6,\n"
+    "            \"gyroscopic\": \"semi-implicit\",\n"
     "            \"on_unconverged\": \"warn\"},\n"
     " \"materials\": {\"steel\": {\"density\": 7800, \"friction\": 0.25, \"restitution\": 0.5}},\n"
     " \"bodies\": [\n"
@@ -78,6 +79,7 @@ static void test_mapping_3d(void) {
   CHECK(wd->method.solver == CLT_SOLVER_BGS);
   CHECK(wd->method.warm_start == false);
   CHECK(wd->method.absolute_tolerance == true);
+  CHECK(wd->method.velocity_tolerance == 0.03);
   CHECK(wd->method.friction_directions == 6);
   CHECK(wd->method.gyroscopic == CLT_GYRO_SEMI_IMPLICIT);
   CHECK(wd->method.on_unconverged == CLT_UNCONVERGED_WARN);
@@ -221,6 +223,9 @@ static void test_errors(void) {
   const char *not_array[] = {"bodies.x=1"};
   CHECK(fails_with(scene2d, not_array, 1, NULL, 0, CLT_ERR_INVALID_ARGUMENT,
                    "t.json: --set bodies.x=1: bodies is not an object"));
+  const char *negative_cap[] = {"method.velocity_tolerance=-0.01"};
+  CHECK(fails_with(scene2d, negative_cap, 1, NULL, 0, CLT_ERR_FORMAT,
+                   "t.json: method.velocity_tolerance: must be >= 0 (got -0.01)"));
   const char *no_eq[] = {"method.scheme"};
   CHECK(fails_with(scene2d, no_eq, 1, NULL, 0, CLT_ERR_INVALID_ARGUMENT,
                    "t.json: --set method.scheme: expected PATH=VALUE"));

@@ -11,7 +11,9 @@
  *  - an unconverged solve is reported as such; a joint inside the QP (free multipliers);
  *  - a stack of 3 boxes stands (non-diagonal contact blocks: the local solve iterates);
  *  - method.absolute_tolerance: the unscaled stop test is the stricter one in a landing step, and a
- *    pile run with it solves every step and stays within 1 % of r.
+ *    pile run with it solves every step and stays within 1 % of r; method.velocity_tolerance caps
+ *    the scaled test (at the tolerance itself it is the absolute test in that step; far above it,
+ *    the scaled one).
  * The builders and the bodies that differ only in the solver (rest, cone, fail, joint) are in
  * relaxed_util.h, shared with test_relaxed.c. */
 #include <math.h>
@@ -118,6 +120,26 @@ static void absolute_tolerance(void) {
   CHECK_LE(r.pen, 0.01 * 0.05);
   CHECK_LE(r.ke, 1e-4 * r.ke_peak);
   CHECK(r.unsolved == 0);
+  /* method.velocity_tolerance caps the scaled test: at the tolerance itself it is the absolute test
+   * in this step (‖b‖∞ > 0), and far above every scaled tolerance it changes nothing. */
+  wd.method.absolute_tolerance = false;
+  wd.method.velocity_tolerance = tol;
+  clt_world_t *cap = relaxed_pile_world(&wd);
+  wd.method.velocity_tolerance = 1e9;
+  clt_world_t *loose = relaxed_pile_world(&wd);
+  CHECK(clt_world_load_state(cap, best_blob, best_size) == CLT_OK);
+  CHECK(clt_world_load_state(loose, best_blob, best_size) == CLT_OK);
+  CHECK(clt_world_step(cap) == CLT_OK && clt_world_step(loose) == CLT_OK);
+  clt_diagnostics_t dc, dl;
+  clt_world_get_diagnostics(cap, &dc);
+  clt_world_get_diagnostics(loose, &dl);
+  printf("velocity tolerance: %.0e: sweeps %d (absolute test %d), residual %.3g (%.3g); 1e9: sweeps %d "
+         "(scaled test %d)\n",
+         tol, dc.iterations, da.iterations, dc.residual, da.residual, dl.iterations, dr.iterations);
+  CHECK(dc.iterations == da.iterations && dc.residual == da.residual);
+  CHECK(dl.iterations == dr.iterations && dl.residual == dr.residual);
+  clt_world_destroy(cap);
+  clt_world_destroy(loose);
   clt_world_destroy(rel);
   clt_world_destroy(abs_w);
   clt_world_destroy(run);
