@@ -72,6 +72,15 @@ static void pile(clt_friction_cone_t cone) {
   clt_world_destroy(w);
 }
 
+/* Loads a saved state into w, takes one step and returns its diagnostics. */
+static clt_diagnostics_t step_from(clt_world_t *w, const unsigned char *blob, size_t size) {
+  clt_diagnostics_t d;
+  CHECK(clt_world_load_state(w, blob, size) == CLT_OK);
+  CHECK(clt_world_step(w) == CLT_OK);
+  clt_world_get_diagnostics(w, &d);
+  return d;
+}
+
 /* method.absolute_tolerance: the stop test without the 1 + ‖b‖∞ scale. From the same state, in the
  * step of the pile's run with the most sweeps under the scaled test (the second layer landing: ‖b‖∞
  * about its speed, so the scaled test is the looser one), the absolute test takes more sweeps and
@@ -101,12 +110,7 @@ static void absolute_tolerance(void) {
       memcpy(best_blob, blob, size);
     }
   }
-  CHECK(clt_world_load_state(rel, best_blob, best_size) == CLT_OK);
-  CHECK(clt_world_load_state(abs_w, best_blob, best_size) == CLT_OK);
-  CHECK(clt_world_step(rel) == CLT_OK && clt_world_step(abs_w) == CLT_OK);
-  clt_diagnostics_t dr, da;
-  clt_world_get_diagnostics(rel, &dr);
-  clt_world_get_diagnostics(abs_w, &da);
+  clt_diagnostics_t dr = step_from(rel, best_blob, best_size), da = step_from(abs_w, best_blob, best_size);
   relaxed_pile_t r = relaxed_pile_run(run, true, "sweeps");
   printf("absolute tolerance %.0e: step %d of the pile (%d contacts): sweeps %d scaled test, %d absolute "
          "(residual %.3g / %.3g, both scaled); whole run: max penetration %.3g m, KE end/peak %.3g, sweeps mean "
@@ -127,12 +131,7 @@ static void absolute_tolerance(void) {
   clt_world_t *cap = relaxed_pile_world(&wd);
   wd.method.velocity_tolerance = 1e9;
   clt_world_t *loose = relaxed_pile_world(&wd);
-  CHECK(clt_world_load_state(cap, best_blob, best_size) == CLT_OK);
-  CHECK(clt_world_load_state(loose, best_blob, best_size) == CLT_OK);
-  CHECK(clt_world_step(cap) == CLT_OK && clt_world_step(loose) == CLT_OK);
-  clt_diagnostics_t dc, dl;
-  clt_world_get_diagnostics(cap, &dc);
-  clt_world_get_diagnostics(loose, &dl);
+  clt_diagnostics_t dc = step_from(cap, best_blob, best_size), dl = step_from(loose, best_blob, best_size);
   printf("velocity tolerance: %.0e: sweeps %d (absolute test %d), residual %.3g (%.3g); 1e9: sweeps %d "
          "(scaled test %d)\n",
          tol, dc.iterations, da.iterations, dc.residual, da.residual, dl.iterations, dr.iterations);
