@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +44,10 @@ static void usage(FILE *out) {
           "  --param NAME=VALUE       override a declared scene parameter\n"
           "  --checkpoint-every N     store the full state every N steps (for --resume)\n"
           "  --resume OUT.h5          continue an interrupted run from its last checkpoint\n"
+          "  --start-from RUN.h5      start from RUN.h5's last checkpoint instead of the scene's\n"
+          "                           initial state, into a new file (-o, required): a branch with\n"
+          "                           other settings (--set; without SCENE.json, RUN.h5's own scene);\n"
+          "                           the bodies must be the same, duration is the end time"
           "  --max-steps N            stop after N steps of this invocation (status interrupted,\n"
           "                           a checkpoint is written so --resume can continue)\n"
           "  -q, --quiet              no progress bar and no closing summary\n"
@@ -56,6 +61,7 @@ typedef struct run_args_t {
   const char *scene_path;
   const char *output_path;
   const char *resume_path;
+  const char *start_path;
   const char **sets;
   int set_count;
   const char **params;
@@ -89,7 +95,7 @@ static int parse_args(int argc, char **argv, run_args_t *a) {
     const char *value = NULL;
     /* Options taking a value accept "--opt VALUE" and "--opt=VALUE". */
     static const char *const valued[] = {"-o",       "--output",    "--set", "--param", "--checkpoint-every",
-                                         "--resume", "--max-steps", NULL};
+                                         "--resume", "--max-steps", "--start-from", NULL};
     char name[64] = "";
     for (int k = 0; valued[k]; k++) {
       size_t n = strlen(valued[k]);
@@ -117,6 +123,8 @@ static int parse_args(int argc, char **argv, run_args_t *a) {
         if (!parse_count(name, value, 1, &a->checkpoint_every)) return 2;
       } else if (strcmp(name, "--resume") == 0) {
         a->resume_path = value;
+      } else if (strcmp(name, "--start-from") == 0) {
+        a->start_path = value;
       } else if (strcmp(name, "--max-steps") == 0) {
         if (!parse_count(name, value, 0, &a->max_steps)) return 2;
       }
@@ -137,10 +145,15 @@ static int parse_args(int argc, char **argv, run_args_t *a) {
       a->scene_path = arg;
     }
   }
-  if (a->resume_path && (a->scene_path || a->output_path || a->set_count || a->param_count)) {
+  if (a->resume_path && (a->scene_path || a->output_path || a->set_count || a->param_count || a->start_path)) {
     fprintf(stderr,
             "clatter run: --resume takes the scene and output from the run file; it cannot be combined "
-            "with a scene, -o, --set or --param\n");
+            "with a scene, -o, --set, --param or --start-from\n");
+    return 2;
+  }
+  if (a->start_path && !a->output_path) {
+    fprintf(stderr, "clatter run: --start-from %s needs -o OUT.h5 (the run file it starts from is not changed)\n",
+            a->start_path);
     return 2;
   }
   return -1;
@@ -220,6 +233,39 @@ static void log_to_stderr(void *user, clt_log_level_t level, const char *message
 
 static int exit_for_status(clt_status_t s) { return s == CLT_ERR_OUT_OF_MEMORY ? 1 : 2; }
 
+/* Whether two paths name the same existing file. */
+static bool same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* --start-from: the world (built from the scene) takes the run file's last checkpoint. Returns 0,
+ * or the exit status with a message. */
+static int start_from(const run_args_t *args, const clt_scene_t *scene, clt_world_t *world, char *message,
+                      size_t size) {
+  if (same_file(args->start_path, args->output_path)) {
+    snprintf(message, size, "-o %s is the run file given to --start-from; write the branch to another file",
+             args->output_path);
+    return 2;
+  }
+  int64_t step = -1;
+  char reason[2048] = "";
+  clt_status_t status = clt_output_load_checkpoint(args->start_path, world, &step, reason, sizeof reason);
+  if (status != CLT_OK) {
+    snprintf(message, size, "cannot start from: %s", reason);
+    return exit_for_status(status);
+  }
+  int64_t total = clt_scene_step_count(scene);
+  if (step >= total) {
+    snprintf(message, size,
+             "cannot start from: %s: its checkpoint is at step %lld (t = %.6g s), at or past the scene's end "
+             "(step %lld, duration %.6g s): nothing to run; give a later end with --set duration=...",
+             args->start_path, (long long)step, clt_world_time(world), (long long)total, clt_scene_duration(scene));
+    return 2;
+  }
+  return 0;
+}
+
 static int run(int argc, char **argv) {
   run_args_t args = {0};
   int code = parse_args(argc, argv, &args);
@@ -244,8 +290,28 @@ static int run(int argc, char **argv) {
     }
   } else {
     clt_scene_overrides_t overrides = {args.sets, args.set_count, args.params, args.param_count};
+    char *stored = NULL;
     if (args.scene_path) {
       status = clt_scene_load(args.scene_path, &overrides, &scene, message, sizeof message);
+    } else if (args.start_path) {
+      stored = clt_output_read_scene_json(args.start_path, message, sizeof message);
+      status = CLT_ERR_FORMAT;
+      if (stored) {
+        char source[4200];
+        snprintf(source, sizeof source, "%s:/scene", args.start_path);
+        status = clt_scene_parse(stored, source, &overrides, &scene, message, sizeof message);
+        free(stored);
+      } else {
+        /* (a file that cannot be opened at all gets the system's reason) */
+        FILE *probe = fopen(args.start_path, "rb");
+        if (!probe) snprintf(message, sizeof message, "%s: cannot open: %s", args.start_path, strerror(errno));
+        if (probe) fclose(probe);
+      }
+      if (status != CLT_OK) {
+        char reason[sizeof message - 64];
+        snprintf(reason, sizeof reason, "%s", message);
+        snprintf(message, sizeof message, "clatter run: cannot start from: %s", reason);
+      }
     } else {
       status = clt_scene_parse(clt_scene_default_json(), "default.json (built-in)", &overrides, &scene,
                                message, sizeof message);
@@ -263,6 +329,15 @@ static int run(int argc, char **argv) {
       fprintf(stderr, "%s\n", message);
       clt_scene_destroy(scene);
       return exit_for_status(status);
+    }
+    if (args.start_path) {
+      int code2 = start_from(&args, scene, world, message, sizeof message);
+      if (code2 != 0) {
+        fprintf(stderr, "clatter run: %s\n", message);
+        clt_world_destroy(world);
+        clt_scene_destroy(scene);
+        return code2;
+      }
     }
     char default_path[600];
     const char *path = args.output_path;

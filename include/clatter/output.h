@@ -113,6 +113,16 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *out
 /* The stored scene JSON of a run file (malloc'ed; free it), or NULL with a message. */
 char *clt_output_read_scene_json(const char *path, char *message, size_t message_size);
 
+/* Loads the checkpoint of the run file at path (not changed) into world, which must have been
+ * built from a scene with the same bodies, joints and force elements (materials, method, duration
+ * may differ): its time, step count, body states and solver memory continue from there. *step is
+ * the checkpoint's step. CLT_ERR_IO if the file cannot be opened, CLT_ERR_FORMAT if it is not a run
+ * file, has no checkpoint, or the checkpoint does not fit the world (the message says which). A
+ * run file created for such a world (clt_output_create) starts at that step: its root attribute
+ * first_step (docs/output-format.md). */
+clt_status_t clt_output_load_checkpoint(const char *path, clt_world_t *world, int64_t *step, char *message,
+                                        size_t message_size);
+
 #ifdef __cplusplus
 }
 #endif

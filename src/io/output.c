@@ -583,6 +583,8 @@ static bool write_static(clt_output_t *out, const clt_scene_t *scene, const clt_
   ok = ok && set_attr_double(file, "time_step", clt_scene_time_step(scene)) >= 0;
   ok = ok && set_attr_double(file, "duration", clt_scene_duration(scene)) >= 0;
   ok = ok && set_attr_int64(file, "total_steps", clt_scene_step_count(scene)) >= 0;
+  if (clt_world_step_count(world) > 0) /* a run started from another run's checkpoint */
+    ok = ok && set_attr_int64(file, "first_step", clt_world_step_count(world)) >= 0;
   ok = ok && set_attr_int64(file, "output_interval_steps", out->options.interval_steps) >= 0;
   ok = ok && set_attr_string(file, "status", "running") >= 0;
   ok = ok && set_attr_string(file, "status_message", "") >= 0;
@@ -1051,7 +1053,7 @@ static bool copy_file(const char *from, const char *to) {
 }
 
 /* Copies the CSV keeping the header and the rows of steps ≤ last_step (one row per step from 0). */
-static bool copy_csv_prefix(const char *from, const char *to, int64_t last_step) {
+static bool copy_csv_prefix(const char *from, const char *to, int64_t last_step) { /* last_step: rows − 1 */
   FILE *in = fopen(from, "rb");
   if (!in) return false;
   FILE *o = fopen(to, "wb");
@@ -1059,7 +1061,7 @@ static bool copy_csv_prefix(const char *from, const char *to, int64_t last_step)
     fclose(in);
     return false;
   }
-  int64_t lines = last_step + 2; /* header + steps 0..last_step */
+  int64_t lines = last_step + 2; /* header + the rows of steps first..first + last_step */
   int c;
   bool ok = true;
   while (lines > 0 && (c = fgetc(in)) != EOF) {
@@ -1162,6 +1164,127 @@ static bool truncate_contacts(clt_output_t *out, int64_t frames) {
   return true;
 }
 
+/* Loads the /checkpoint of an open run file into world and sets *step to its step. A file without
+ * one: *step = −1 and CLT_OK (the caller decides). */
+static clt_status_t load_checkpoint(hid_t file, const char *path, clt_world_t *world, int64_t *step, char *message,
+                                    size_t message_size) {
+  *step = -1;
+  if (H5Lexists(file, "checkpoint", H5P_DEFAULT) <= 0) return CLT_OK;
+  clt_status_t status = CLT_OK;
+  hid_t g = H5Gopen2(file, "checkpoint", H5P_DEFAULT);
+  hid_t d = g >= 0 ? H5Dopen2(g, "state", H5P_DEFAULT) : -1;
+  int64_t size = -1, at = -1;
+  if (d < 0 || !get_attr_int64(g, "step", &at) || !get_attr_int64(g, "size", &size) || size < 0 ||
+      (hsize_t)size != table_rows(d)) {
+    set_message(message, message_size, "%s: damaged /checkpoint%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  } else {
+    unsigned char *blob = malloc((size_t)size + 1);
+    if (!blob) {
+      status = CLT_ERR_OUT_OF_MEMORY;
+    } else if (size > 0 && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, blob) < 0) {
+      set_message(message, message_size, "%s: cannot read /checkpoint/state%s", path, NULL);
+      status = CLT_ERR_FORMAT;
+    } else {
+      status = clt_world_load_state(world, blob, (size_t)size);
+      if (status != CLT_OK) {
+        set_message(message, message_size, "%s: checkpoint rejected: %s", path, clt_world_error(world));
+      }
+    }
+    free(blob);
+  }
+  if (d >= 0) H5Dclose(d);
+  if (g >= 0) H5Gclose(g);
+  if (status == CLT_OK && at != clt_world_step_count(world)) {
+    set_message(message, message_size, "%s: checkpoint step does not match the restored state%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  }
+  if (status == CLT_OK) *step = at;
+  return status;
+}
+
+/* Whether the bodies of the run file match the world's: the same count, and body by body the same
+ * number of shapes and the same kind (static and kinematic bodies have infinite mass). The state
+ * alone only checks the counts; materials and densities may differ. */
+static bool same_bodies(hid_t file, const char *path, const clt_world_t *world, char *message, size_t message_size) {
+  int n = clt_world_body_count(world);
+  if (H5Lexists(file, "bodies", H5P_DEFAULT) <= 0) return true; /* (the state's check stands alone) */
+  hid_t dm = H5Dopen2(file, "bodies/mass", H5P_DEFAULT), dc = H5Dopen2(file, "bodies/shape_count", H5P_DEFAULT);
+  bool ok = dm >= 0 && dc >= 0;
+  char detail[200] = "";
+  if (ok && (table_rows(dm) != (hsize_t)n || table_rows(dc) != (hsize_t)n)) {
+    snprintf(detail, sizeof detail, "it has %llu bodies, this scene %d", (unsigned long long)table_rows(dm), n);
+    ok = false;
+  } else if (ok) {
+    double *mass = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    int32_t *shapes = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+    ok = mass && shapes && H5Dread(dm, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, mass) >= 0 &&
+         H5Dread(dc, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, shapes) >= 0;
+    for (int i = 0; ok && i < n; i++) {
+      clt_body_info_t info;
+      if (clt_body_get_info(world, clt_world_body_at(world, i), &info) != CLT_OK) ok = false;
+      else if (isinf(info.mass) != isinf(mass[i]) || info.shape_count != shapes[i]) {
+        snprintf(detail, sizeof detail, "body %d (%s) has %d shape(s) and is %s there, %d and %s in this scene", i,
+                 info.name && info.name[0] ? info.name : "unnamed", (int)shapes[i],
+                 isinf(mass[i]) ? "not dynamic" : "dynamic", info.shape_count,
+                 isinf(info.mass) ? "not dynamic" : "dynamic");
+        ok = false;
+      }
+    }
+    free(mass);
+    free(shapes);
+  }
+  if (dm >= 0) H5Dclose(dm);
+  if (dc >= 0) H5Dclose(dc);
+  if (!ok)
+    set_message(message, message_size, "%s: its bodies are not this scene's: %s", path,
+                detail[0] ? detail : "damaged /bodies");
+  return ok;
+}
+
+clt_status_t clt_output_load_checkpoint(const char *path, clt_world_t *world, int64_t *step, char *message,
+                                        size_t message_size) {
+  *step = -1;
+  FILE *probe = fopen(path, "rb");
+  if (!probe) {
+    set_message(message, message_size, "%s: cannot open: %s", path, strerror(errno));
+    return CLT_ERR_IO;
+  }
+  fclose(probe);
+  silence_t quiet = silence_begin();
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  clt_status_t status = CLT_OK;
+  if (file < 0) {
+    set_message(message, message_size, "%s: cannot open as HDF5%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  } else if (!is_run_file(file)) {
+    set_message(message, message_size, "%s: not a clatter run file (no /scene)%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  } else if (!same_bodies(file, path, world, message, message_size)) {
+    status = CLT_ERR_FORMAT;
+  } else {
+    status = load_checkpoint(file, path, world, step, message, message_size);
+    if (status == CLT_OK && *step < 0) {
+      set_message(message, message_size,
+                  "%s: has no checkpoint (write one with clatter run --checkpoint-every N; a run stopped by "
+                  "Ctrl-C or --max-steps has one)%s",
+                  path, NULL);
+      status = CLT_ERR_FORMAT;
+    }
+  }
+  if (file >= 0) H5Fclose(file);
+  silence_end(quiet);
+  return status;
+}
+
+/* The step of the first row of a run file (0, or the attribute first_step of a run started from
+ * another run's checkpoint). */
+static int64_t first_step(hid_t file) {
+  int64_t first = 0;
+  if (H5Aexists(file, "first_step") > 0 && !get_attr_int64(file, "first_step", &first)) return -1;
+  return first >= 0 ? first : -1;
+}
+
 clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
                                clt_world_t **world_out, clt_output_t **result, char *message,
                                size_t message_size) {
@@ -1211,33 +1334,27 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
   if (status == CLT_OK && !setup_bodies(out, world)) status = CLT_ERR_OUT_OF_MEMORY;
   if (status == CLT_OK && out->body_count != clt_scene_body_count(scene)) status = CLT_ERR_FORMAT;
   /* Restore the checkpoint (none: start again from the initial state). */
-  int64_t step = 0;
-  if (status == CLT_OK && H5Lexists(out->file, "checkpoint", H5P_DEFAULT) > 0) {
-    hid_t g = H5Gopen2(out->file, "checkpoint", H5P_DEFAULT);
-    hid_t d = g >= 0 ? H5Dopen2(g, "state", H5P_DEFAULT) : -1;
-    int64_t size = -1;
-    if (d < 0 || !get_attr_int64(g, "step", &step) || !get_attr_int64(g, "size", &size) ||
-        (hsize_t)size != table_rows(d)) {
-      set_message(message, message_size, "%s: damaged /checkpoint%s", path, NULL);
+  int64_t step = 0, first = 0;
+  if (status == CLT_OK) {
+    first = first_step(out->file);
+    if (first < 0) {
+      set_message(message, message_size, "%s: damaged attribute first_step%s", path, NULL);
       status = CLT_ERR_FORMAT;
-    } else {
-      unsigned char *blob = malloc((size_t)size + 1);
-      if (!blob) {
-        status = CLT_ERR_OUT_OF_MEMORY;
-      } else if (size > 0 && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, blob) < 0) {
-        set_message(message, message_size, "%s: cannot read /checkpoint/state%s", path, NULL);
-        status = CLT_ERR_FORMAT;
-      } else {
-        status = clt_world_load_state(world, blob, (size_t)size);
-        if (status != CLT_OK) {
-          set_message(message, message_size, "%s: checkpoint rejected: %s", path, clt_world_error(world));
-        }
-      }
-      free(blob);
     }
-    if (d >= 0) H5Dclose(d);
-    if (g >= 0) H5Gclose(g);
-    if (status == CLT_OK) out->checkpoint_step = step;
+  }
+  if (status == CLT_OK) {
+    status = load_checkpoint(out->file, path, world, &step, message, message_size);
+    if (status == CLT_OK && step >= 0) out->checkpoint_step = step;
+    if (status == CLT_OK && step < 0) {
+      step = 0;
+      if (first > 0) { /* started from another run: its initial state is not in this file */
+        char at[32];
+        snprintf(at, sizeof at, "%lld", (long long)first);
+        set_message(message, message_size,
+                    "%s: has no checkpoint of its own (it started from another run's at step %s)", path, at);
+        status = CLT_ERR_FORMAT;
+      }
+    }
   }
   if (status == CLT_OK && step != clt_world_step_count(world)) {
     set_message(message, message_size, "%s: checkpoint step does not match the restored state%s", path, NULL);
@@ -1261,7 +1378,7 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
   }
   if (status == CLT_OK && out->options.diagnostics) {
     int64_t keep = count_rows_upto(out->diag[0], step);
-    if (keep != step + 1) keep = -1;
+    if (keep != step - first + 1) keep = -1;
     for (int c = 0; c < COLUMN_COUNT && keep >= 0; c++) {
       if (truncate_rows(out->diag[c], (hsize_t)keep) < 0) keep = -1;
     }
@@ -1277,7 +1394,7 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
     if (H5Aexists(out->file, "final_time") > 0) H5Adelete(out->file, "final_time");
   }
   if (status == CLT_OK && out->csv_path[0]) {
-    if (!copy_csv_prefix(out->csv_path, out->csv_tmp_path, step)) {
+    if (!copy_csv_prefix(out->csv_path, out->csv_tmp_path, step - first)) {
       set_message(message, message_size,
                   "%s: missing or shorter than the checkpoint's step (needed to resume)", out->csv_path,
                   NULL);
