@@ -291,6 +291,7 @@ static int run(int argc, char **argv) {
   } else {
     clt_scene_overrides_t overrides = {args.sets, args.set_count, args.params, args.param_count};
     char *stored = NULL;
+    const char *prefix = ""; /* of the message of a scene that could not be read */
     if (args.scene_path) {
       status = clt_scene_load(args.scene_path, &overrides, &scene, message, sizeof message);
     } else if (args.start_path) {
@@ -307,11 +308,7 @@ static int run(int argc, char **argv) {
         if (!probe) snprintf(message, sizeof message, "%s: cannot open: %s", args.start_path, strerror(errno));
         if (probe) fclose(probe);
       }
-      if (status != CLT_OK) {
-        char reason[sizeof message - 64];
-        snprintf(reason, sizeof reason, "%s", message);
-        snprintf(message, sizeof message, "clatter run: cannot start from: %s", reason);
-      }
+      if (status != CLT_OK) prefix = "clatter run: cannot start from: ";
     } else {
       status = clt_scene_parse(clt_scene_default_json(), "default.json (built-in)", &overrides, &scene,
                                message, sizeof message);
@@ -321,7 +318,7 @@ static int run(int argc, char **argv) {
     args.sets = NULL;
     args.params = NULL;
     if (status != CLT_OK) {
-      fprintf(stderr, "%s\n", message);
+      fprintf(stderr, "%s%s\n", prefix, message);
       return exit_for_status(status);
     }
     status = clt_scene_create_world(scene, log_to_stderr, NULL, &world, message, sizeof message);
