@@ -1203,6 +1203,17 @@ static clt_status_t load_checkpoint(hid_t file, const char *path, clt_world_t *w
   return status;
 }
 
+/* Whether path can be opened for reading; if not, a message with the system's reason. */
+static bool readable(const char *path, char *message, size_t message_size) {
+  FILE *probe = fopen(path, "rb");
+  if (!probe) {
+    set_message(message, message_size, "%s: cannot open: %s", path, strerror(errno));
+    return false;
+  }
+  fclose(probe);
+  return true;
+}
+
 /* Whether the bodies of the run file match the world's: the same count, and body by body the same
  * number of shapes and the same kind (static and kinematic bodies have infinite mass). The state
  * alone only checks the counts; materials and densities may differ. */
@@ -1245,12 +1256,7 @@ static bool same_bodies(hid_t file, const char *path, const clt_world_t *world, 
 clt_status_t clt_output_load_checkpoint(const char *path, clt_world_t *world, int64_t *step, char *message,
                                         size_t message_size) {
   *step = -1;
-  FILE *probe = fopen(path, "rb");
-  if (!probe) {
-    set_message(message, message_size, "%s: cannot open: %s", path, strerror(errno));
-    return CLT_ERR_IO;
-  }
-  fclose(probe);
+  if (!readable(path, message, message_size)) return CLT_ERR_IO;
   silence_t quiet = silence_begin();
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   clt_status_t status = CLT_OK;
@@ -1292,15 +1298,7 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
   *world_out = NULL;
   *result = NULL;
   char *json = clt_output_read_scene_json(path, message, message_size);
-  if (!json) {
-    FILE *probe = fopen(path, "rb");
-    if (!probe) {
-      set_message(message, message_size, "%s: cannot open: %s", path, strerror(errno));
-      return CLT_ERR_IO;
-    }
-    fclose(probe);
-    return CLT_ERR_FORMAT;
-  }
+  if (!json) return readable(path, message, message_size) ? CLT_ERR_FORMAT : CLT_ERR_IO;
   char source[4096];
   snprintf(source, sizeof source, "%s:/scene", path);
   clt_scene_t *scene = NULL;
@@ -1463,12 +1461,7 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
                                      size_t message_size) {
   memset(s, 0, sizeof *s);
   s->checkpoint_step = -1;
-  FILE *probe = fopen(path, "rb");
-  if (!probe) {
-    set_message(message, message_size, "%s: cannot open: %s", path, strerror(errno));
-    return CLT_ERR_IO;
-  }
-  fclose(probe);
+  if (!readable(path, message, message_size)) return CLT_ERR_IO;
   silence_t quiet = silence_begin();
   clt_status_t status = CLT_OK;
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
