@@ -38,6 +38,7 @@ static int print_json(const char *path, const clt_output_summary_t *s) {
   cJSON_AddStringToObject(o, "status_message", s->status_message);
   add_number(o, "steps", (double)s->steps);
   add_number(o, "total_steps", (double)s->total_steps);
+  add_number(o, "first_step", (double)s->first_step);
   add_number(o, "final_time", s->final_time);
   add_number(o, "bodies", s->bodies);
   add_number(o, "shapes", s->shapes);
@@ -76,6 +77,7 @@ static void print_text(const char *path, const clt_output_summary_t *s) {
   printf("status             %s%s%s\n", s->status, s->status_message[0] ? ": " : "", s->status_message);
   printf("steps              %lld of %lld (t = %.9g s)\n", (long long)s->steps, (long long)s->total_steps,
          s->final_time);
+  if (s->first_step > 0) printf("started from       step %lld (another run's checkpoint)\n", (long long)s->first_step);
   printf("bodies             %d (%d shapes)\n", s->bodies, s->shapes);
   printf("trajectory frames  %lld\n", (long long)s->frames);
   printf("max contacts       %d\n", s->max_contacts);

@@ -102,6 +102,7 @@ typedef struct clt_output_summary_t {
   double initial_energy;     /* kinetic + potential, first and last diagnostics row */
   double final_energy;
   int64_t checkpoint_step; /* −1 if none */
+  int64_t first_step;      /* step of the first row: 0, or the checkpoint a --start-from run began at */
   double wall_s;           /* sum of the per-step wall times */
 } clt_output_summary_t;
 

@@ -1487,6 +1487,8 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
     s->dimension = (int)v;
     ok = ok && get_attr_double(file, "time_step", &s->time_step);
     ok = ok && get_attr_int64(file, "total_steps", &s->total_steps);
+    s->first_step = ok ? first_step(file) : 0;
+    ok = ok && s->first_step >= 0;
     int64_t bodies = dataset_rows(file, "bodies/mass");
     int64_t shapes = dataset_rows(file, "shapes/body");
     ok = ok && bodies >= 0 && shapes >= 0;

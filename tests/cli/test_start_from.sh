@@ -24,6 +24,9 @@ expect "branch first row is the checkpoint's step" test "$(sed -n 2p branch.csv 
 expect "branch rows equal the full run's" \
   cmp -s <(csv_no_wall full.csv | tail -n +3335) <(csv_no_wall branch.csv | tail -n +2)
 expect "first_step attribute" test "$(h5dump -a /first_step branch.h5 | sed -n 's/^ *(0): //p')" = 3333
+expect "clatter info: first_step" test "$(json_field branch.h5 first_step)" = 3333
+expect "clatter info: first_step of a plain run" test "$(json_field full.h5 first_step)" = 0
+expect "clatter info text" sh -c "'$CLATTER_BIN' info branch.h5 | grep -q '^started from       step 3333 (another run'\''s checkpoint)$'"
 expect "the run file started from is unchanged" cmp -s part.h5 part.copy.h5
 expect "its CSV is unchanged" cmp -s part.csv part.copy.csv
 
