@@ -47,7 +47,7 @@ static void usage(FILE *out) {
           "  --start-from RUN.h5      start from RUN.h5's last checkpoint instead of the scene's\n"
           "                           initial state, into a new file (-o, required): a branch with\n"
           "                           other settings (--set; without SCENE.json, RUN.h5's own scene);\n"
-          "                           the bodies must be the same, duration is the end time"
+          "                           the bodies must be the same, duration is the end time\n"
           "  --max-steps N            stop after N steps of this invocation (status interrupted,\n"
           "                           a checkpoint is written so --resume can continue)\n"
           "  -q, --quiet              no progress bar and no closing summary\n"

@@ -50,6 +50,10 @@ expect "resumed branch datasets" same_data branch.h5 staged.h5
 expect_status 2 "resume a branch without a checkpoint" "$CLATTER_BIN" run --resume branch.h5 --quiet 2> err.txt
 expect "its message" grep -q "^clatter run: cannot resume: branch.h5: has no checkpoint of its own (it started from another run's at step 3333)$" err.txt
 
+# The help lists the option, and the option after it still starts its own line.
+expect "help: --start-from" sh -c "'$CLATTER_BIN' run --help | grep -q '^  --start-from RUN.h5 '"
+expect "help: --max-steps on its own line" sh -c "'$CLATTER_BIN' run --help | grep -q '^  --max-steps N '"
+
 # Errors: status 2, a message naming the file and the reason, no output written.
 check_error() { # description expected-message args...
   local what=$1 want=$2; shift 2
