@@ -302,11 +302,6 @@ static int run(int argc, char **argv) {
         snprintf(source, sizeof source, "%s:/scene", args.start_path);
         status = clt_scene_parse(stored, source, &overrides, &scene, message, sizeof message);
         free(stored);
-      } else {
-        /* (a file that cannot be opened at all gets the system's reason) */
-        FILE *probe = fopen(args.start_path, "rb");
-        if (!probe) snprintf(message, sizeof message, "%s: cannot open: %s", args.start_path, strerror(errno));
-        if (probe) fclose(probe);
       }
       if (status != CLT_OK) prefix = "clatter run: cannot start from: ";
     } else {

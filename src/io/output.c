@@ -1104,7 +1104,19 @@ static bool is_run_file(hid_t file) {
          strcmp(format, CLT_OUTPUT_FORMAT_NAME) == 0;
 }
 
+/* Whether path can be opened for reading; if not, a message with the system's reason. */
+static bool readable(const char *path, char *message, size_t message_size) {
+  FILE *probe = fopen(path, "rb");
+  if (!probe) {
+    set_message(message, message_size, "%s: cannot open: %s", path, strerror(errno));
+    return false;
+  }
+  fclose(probe);
+  return true;
+}
+
 char *clt_output_read_scene_json(const char *path, char *message, size_t message_size) {
+  if (!readable(path, message, message_size)) return NULL;
   silence_t quiet = silence_begin();
   hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   char *text = NULL;
@@ -1201,17 +1213,6 @@ static clt_status_t load_checkpoint(hid_t file, const char *path, clt_world_t *w
   }
   if (status == CLT_OK) *step = at;
   return status;
-}
-
-/* Whether path can be opened for reading; if not, a message with the system's reason. */
-static bool readable(const char *path, char *message, size_t message_size) {
-  FILE *probe = fopen(path, "rb");
-  if (!probe) {
-    set_message(message, message_size, "%s: cannot open: %s", path, strerror(errno));
-    return false;
-  }
-  fclose(probe);
-  return true;
 }
 
 /* Whether the bodies of the run file match the world's: the same count, and body by body the same
