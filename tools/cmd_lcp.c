@@ -17,11 +17,12 @@ typedef enum lcp_cli_solver_t {
   CLI_BGS,
   CLI_APGD,
   CLI_BBPGD,
+  CLI_MPRGP,
   CLI_NSGS,
   CLI_COUNT
 } lcp_cli_solver_t;
 
-static const char *const solver_names[CLI_COUNT] = {"lemke", "bgs", "apgd", "bbpgd", "nsgs"};
+static const char *const solver_names[CLI_COUNT] = {"lemke", "bgs", "apgd", "bbpgd", "mprgp", "nsgs"};
 
 static void usage(FILE *out) {
   fprintf(
@@ -30,8 +31,8 @@ static void usage(FILE *out) {
       "\n"
       "Solves complementarity problems read from files: Siconos .dat LCPs, Siconos .dat and\n"
       "FCLIB .hdf5 frictional-contact problems (local and global).\n"
-      "  --solver NAME        lemke, bgs (alias pgs), apgd, bbpgd for LCPs; nsgs for frictional\n"
-      "                       contact. Default: all four LCP solvers on LCP files, nsgs on\n"
+      "  --solver NAME        lemke, bgs (alias pgs), apgd, bbpgd, mprgp for LCPs; nsgs for\n"
+      "                       frictional contact. Default: all five LCP solvers on LCP files, nsgs on\n"
       "                       frictional-contact files.\n"
       "  --json               one JSON object per line: file, n, solver, status, iterations,\n"
       "                       residual, seconds (and message when not solved)\n"
@@ -113,8 +114,8 @@ static const char *base_name(const char *path) {
 
 static void run_lcp(bool json, const char *file, const clt_problem_file_t *p, int chosen,
                     const clt_solver_options_t *o) {
-  static const clt_solver_kind_t kinds[4] = {CLT_SOLVER_LEMKE, CLT_SOLVER_BGS, CLT_SOLVER_APGD,
-                                             CLT_SOLVER_BBPGD};
+  static const clt_solver_kind_t kinds[CLI_NSGS] = {CLT_SOLVER_LEMKE, CLT_SOLVER_BGS, CLT_SOLVER_APGD,
+                                                    CLT_SOLVER_BBPGD, CLT_SOLVER_MPRGP};
   int n = p->lcp_n;
   clt_lcp_t lcp = {.n = n, .M = &p->lcp_M, .q = p->lcp_q};
   double *z = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
@@ -200,7 +201,7 @@ int clt_cmd_lcp(int argc, char **argv) {
           if (strcmp(v, solver_names[s]) == 0) chosen = s;
         if (strcmp(v, "pgs") == 0) chosen = CLI_BGS;
         if (chosen < 0) {
-          fprintf(stderr, "clatter lcp: unknown solver '%s' (lemke, bgs, pgs, apgd, bbpgd, nsgs)\n",
+          fprintf(stderr, "clatter lcp: unknown solver '%s' (lemke, bgs, pgs, apgd, bbpgd, mprgp, nsgs)\n",
                   v);
           return 2;
         }

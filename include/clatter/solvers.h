@@ -96,10 +96,13 @@ typedef struct clt_lcp_t {
  *    exact local LCPs per block (SPEC.md §2.2); iterations = sweeps.
  *  - CLT_SOLVER_APGD, CLT_SOLVER_BBPGD: symmetric PSD M (or an op the caller knows to be);
  *    iterations = gradient steps.
+ *  - CLT_SOLVER_MPRGP: the same problems, by conjugate gradients on the face of the iterate with
+ *    proportioning and expansion steps (src/solvers/mprgp.c); iterations = operator products.
+ *    An LCP without a solution (the QP unbounded below) ends in CLT_SOLVE_ERROR, "unbounded".
  *  - CLT_SOLVER_NEWTON: the solver of ReLCP passes (src/steppers/relcp_newton.c), which needs
  *    their body structure: here always status CLT_SOLVE_ERROR (call returns CLT_OK).
  * Where a solver does not apply (no matrix, a diagonal ≤ 0 for scalar PGS, a non-symmetric M
- * for APGD/BBPGD: "matrix not symmetric"), result->status is CLT_SOLVE_ERROR with the reason in
+ * for APGD/BBPGD/MPRGP: "matrix not symmetric"), result->status is CLT_SOLVE_ERROR with the reason in
  * result->message, and the call returns CLT_OK. */
 clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
                            const clt_solver_options_t *options, double *z, double *w,
@@ -118,7 +121,7 @@ clt_status_t clt_lcp_polish(const clt_lcp_t *problem, const clt_solver_options_t
 /* Scaled residual of z as defined above. */
 double clt_lcp_residual(const clt_lcp_t *problem, const double *z);
 
-const char *clt_solver_kind_name(clt_solver_kind_t kind); /* "lemke", "bgs", "apgd", "bbpgd", "newton" */
+const char *clt_solver_kind_name(clt_solver_kind_t kind); /* "lemke", "bgs", "apgd", "bbpgd", "newton", "mprgp" */
 
 /* ---------------------------------------------------------------------------------------------
  * Convex QP with second-order cones (SPEC.md §2.3, the exact-cone option of the relaxed scheme):
@@ -133,7 +136,8 @@ typedef struct clt_cone_set_t {
   const double *mu; /* count, ≥ 0 */
 } clt_cone_set_t;
 
-/* Solves the QP above with CLT_SOLVER_APGD or CLT_SOLVER_BBPGD (others: CLT_ERR_INVALID_ARGUMENT).
+/* Solves the QP above with CLT_SOLVER_APGD or CLT_SOLVER_BBPGD, or without cones (NULL or count 0)
+ * with CLT_SOLVER_MPRGP (others, and MPRGP with cones: CLT_ERR_INVALID_ARGUMENT).
  * result->residual is the natural-map residual ‖z − P(z − w)‖∞ / (1 + ‖q‖∞), w = M z + q, which
  * reduces to the LCP residual without cones. cones may be NULL. */
 clt_status_t clt_cone_qp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,

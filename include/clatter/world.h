@@ -40,7 +40,8 @@ typedef enum clt_solver_kind_t {
   CLT_SOLVER_BGS,
   CLT_SOLVER_APGD,
   CLT_SOLVER_BBPGD,
-  CLT_SOLVER_NEWTON /* ReLCP passes only: sparse-direct interior-point Newton (steppers/relcp_newton.c) */
+  CLT_SOLVER_NEWTON, /* ReLCP passes only: sparse-direct interior-point Newton (steppers/relcp_newton.c) */
+  CLT_SOLVER_MPRGP   /* symmetric PSD LCPs: CG on faces with proportioning and expansion (solvers/mprgp.c) */
 } clt_solver_kind_t;
 
 typedef enum clt_gyroscopic_t {

@@ -34,6 +34,7 @@ const char *clt_solver_kind_name(clt_solver_kind_t kind) {
     case CLT_SOLVER_APGD: return "apgd";
     case CLT_SOLVER_BBPGD: return "bbpgd";
     case CLT_SOLVER_NEWTON: return "newton";
+    case CLT_SOLVER_MPRGP: return "mprgp";
   }
   return "unknown";
 }

@@ -80,7 +80,7 @@ static bool validate_method(const clt_method_t *m, int dimension, char *msg, siz
     snprintf(msg, n, "method.post_tolerance must be >= 0 and finite (got %g)", m->post_tolerance);
     return false;
   }
-  if ((int)m->solver < CLT_SOLVER_LEMKE || m->solver > CLT_SOLVER_NEWTON) {
+  if ((int)m->solver < CLT_SOLVER_LEMKE || m->solver > CLT_SOLVER_MPRGP) {
     snprintf(msg, n, "method.solver is not a known solver (got %d)", (int)m->solver);
     return false;
   }
@@ -114,6 +114,11 @@ static bool validate_method(const clt_method_t *m, int dimension, char *msg, siz
   }
   if ((int)m->friction_cone < CLT_CONE_POLYHEDRAL || m->friction_cone > CLT_CONE_CIRCULAR) {
     snprintf(msg, n, "method.friction_cone is not a known cone (got %d)", (int)m->friction_cone);
+    return false;
+  }
+  if (m->scheme == CLT_SCHEME_RELAXED && m->solver == CLT_SOLVER_MPRGP && m->friction_cone == CLT_CONE_CIRCULAR) {
+    snprintf(msg, n, "method.solver mprgp handles bounds only: with scheme relaxed it needs friction_cone "
+                     "polyhedral (the circular cone is solved by bgs, apgd or bbpgd)");
     return false;
   }
   if ((int)m->on_unconverged < CLT_UNCONVERGED_RECORD || m->on_unconverged > CLT_UNCONVERGED_ABORT) {

@@ -693,7 +693,7 @@ static bool substitute(ctx_t *ctx, cJSON *item, const char *path, const cJSON *p
  * Scene sections */
 
 static const char *const scheme_names[] = {"none", "anitescu-hart", "baumgarte", "post", "relaxed", NULL};
-static const char *const solver_names[] = {"lemke", "bgs", "apgd", "bbpgd", "newton", NULL};
+static const char *const solver_names[] = {"lemke", "bgs", "apgd", "bbpgd", "newton", "mprgp", NULL};
 static const char *const gyro_names[] = {"explicit", "semi-implicit", "off", NULL};
 static const char *const unconverged_names[] = {"record", "warn", "abort", NULL};
 static const char *const cone_names[] = {"polyhedral", "circular", NULL};
@@ -801,6 +801,10 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   e = (int)method->friction_cone;
   if (!read_enum(ctx, m, p, "friction_cone", cone_names, &e, false)) return false;
   method->friction_cone = (clt_friction_cone_t)e;
+  if (method->scheme == CLT_SCHEME_RELAXED && method->solver == CLT_SOLVER_MPRGP &&
+      method->friction_cone == CLT_CONE_CIRCULAR)
+    return fail(ctx, "method.solver", "mprgp handles bounds only: with scheme relaxed it needs friction_cone "
+                                      "polyhedral (the circular cone is solved by bgs, apgd or bbpgd)");
   /* SPEC.md §6: contact model and ReLCP tolerances. */
   if (!read_contact_model(ctx, m, p, method)) return false;
   if (!read_number(ctx, m, p, "overlap_tolerance", &method->overlap_tolerance, RANGE_POSITIVE, false))

@@ -341,6 +341,8 @@ clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
       return lcp_solve_apgd(problem, NULL, o, z, w, r);
     case CLT_SOLVER_BBPGD:
       return lcp_solve_bbpgd(problem, NULL, o, z, w, r);
+    case CLT_SOLVER_MPRGP:
+      return lcp_solve_mprgp(problem, o, z, w, r);
     case CLT_SOLVER_NEWTON:
       /* the sparse-direct solve of ReLCP passes (steppers/relcp_newton.c) needs their structure */
       r->status = CLT_SOLVE_ERROR;
@@ -363,6 +365,11 @@ clt_status_t clt_cone_qp_solve(clt_solver_kind_t solver, const clt_lcp_t *proble
   if (st != CLT_OK || done) return st;
   if (solver == CLT_SOLVER_APGD) return lcp_solve_apgd(problem, cones, o, z, w, r);
   if (solver == CLT_SOLVER_BBPGD) return lcp_solve_bbpgd(problem, cones, o, z, w, r);
-  lcp_set_message(r, "the cone QP is solved by apgd or bbpgd only");
+  if (solver == CLT_SOLVER_MPRGP) {
+    if (!cones || cones->count == 0) return lcp_solve_mprgp(problem, o, z, w, r);
+    lcp_set_message(r, "mprgp handles bounds only (the polyhedral cone); the circular cone needs apgd or bbpgd");
+    return CLT_ERR_INVALID_ARGUMENT;
+  }
+  lcp_set_message(r, "the cone QP is solved by apgd, bbpgd or (without cones) mprgp only");
   return CLT_ERR_INVALID_ARGUMENT;
 }

@@ -78,6 +78,8 @@ clt_status_t lcp_solve_apgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
 clt_status_t lcp_solve_bbpgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
                              const clt_solver_options_t *o, double *z, double *w,
                              clt_solve_result_t *r);
+clt_status_t lcp_solve_mprgp(const clt_lcp_t *p, const clt_solver_options_t *o, double *z, double *w,
+                             clt_solve_result_t *r);
 
 /* Projection of z onto the feasible set of the QP (free: unbounded; cones: second-order cone
  * K_μ = {‖t‖ ≤ μ n}; other variables: z ≥ 0). cone_of[i] = cone index or −1. */

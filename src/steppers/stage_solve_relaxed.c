@@ -5,7 +5,8 @@
  *          n_jᵀ v + Δ_j ≥ μ_j ‖T_j v‖       every active contact j                  (circular)
  *          ν_iᵀ v = −Υ_i                    every joint row i,
  * solved through its dual — by the coloured cone block Gauss–Seidel of relaxed_bgs.c (method.solver
- * bgs, or lemke, the default, which does not apply to a QP) or, here, by APGD / BBPGD. This file
+ * bgs, or lemke, the default, which does not apply to a QP) or, here, by APGD / BBPGD (and by
+ * MPRGP for the polyhedral cone, whose dual has bounds only; it refuses the circular one). This file
  * also holds the scheme's collide stage (the swept active set) and contact stage (Δ). For APGD /
  * BBPGD: with G the stacked constraint rows (joint rows, then per contact its
  * generator rows g_{j,i} = n_j + μ_j d_{j,i}, or its rows (n_j, t1_j, t2_j) for the circular cone)
@@ -900,7 +901,7 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
   clt_relaxed_work_t *r = clt_relaxed_work(w);
   if (!r) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed QP)");
   clt_solver_kind_t solver = world->method.solver;
-  if (solver != CLT_SOLVER_APGD && solver != CLT_SOLVER_BBPGD) {
+  if (solver != CLT_SOLVER_APGD && solver != CLT_SOLVER_BBPGD && solver != CLT_SOLVER_MPRGP) {
     /* bgs, and lemke (the default, which does not apply to a QP): the coloured block Gauss–Seidel */
     clt_status_t st = clt_relaxed_bgs_solve(c, r);
     if (st != CLT_OK) return st;

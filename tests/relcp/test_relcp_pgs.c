@@ -7,7 +7,8 @@
  * path, where method.solver = bgs runs the new solver.
  *  - the answer satisfies the LCP to the tolerance (residual of solvers.h, recomputed here from
  *    a dense A), and matches the dense Lemke answer (A is positive definite here: 640 rows, 960
- *    velocity unknowns, so λ is unique) and BBPGD's w;
+ *    velocity unknowns, so λ is unique) and BBPGD's and MPRGP's w (the operator path of
+ *    clt_relcp_solve with method.solver = mprgp), MPRGP in fewer products than BBPGD;
  *  - over-relaxation ω = 1.5 converges to the same answer;
  *  - the iterates are bit-identical with 1 and 2 OpenMP threads and with the parallel sweep off;
  *  - warm start from the answer: 0 sweeps; a sweep cap below what is needed reports
@@ -181,6 +182,14 @@ int main(void) {
   static double wb[NC];
   residual(&p, w->lambda, wb);
   CHECK_LE(max_abs_diff(wv, wb, NC), 1e-9);
+  int bbpgd_iterations = d.iterations;
+  memset(w->lambda, 0, sizeof(double) * NC);
+  d = solve(&p, CLT_SOLVER_MPRGP, tol, 1.0, 100000);
+  printf("bbpgd: %d iterations; mprgp: %d products, residual %.3g\n", bbpgd_iterations, d.iterations, d.residual);
+  CHECK(d.solver_status == CLT_SOLVE_SOLVED);
+  CHECK_LE(residual(&p, w->lambda, wb), tol);
+  CHECK_LE(max_abs_diff(wv, wb, NC), 1e-9);
+  CHECK(d.iterations < bbpgd_iterations);
 
   /* over-relaxation */
   memset(w->lambda, 0, sizeof(double) * NC);

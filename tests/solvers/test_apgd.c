@@ -1,8 +1,10 @@
-/* APGD and BBPGD (SPEC.md §2.3): residual ≤ 1e-8 on every symmetric PSD LCP of shared/data/lcp,
- * "matrix not symmetric" (not run) on the others, scored against Lemke on random SPD problems and
- * mixed problems, the second-order-cone QP (μ = 0 reduces to an LCP on the normals; APGD and
- * BBPGD agree), CSR storage, the matrix-free operator, and bit-identical results for any thread
- * count. */
+/* APGD, BBPGD and MPRGP (SPEC.md §2.3): residual ≤ 1e-8 on every symmetric PSD LCP of
+ * shared/data/lcp, "matrix not symmetric" (not run) on the others, scored against Lemke on random
+ * SPD problems and mixed problems, CSR storage, the matrix-free operator, and bit-identical results
+ * for any thread count; the second-order-cone QP for APGD and BBPGD (μ = 0 reduces to an LCP on the
+ * normals; they agree); for MPRGP also a column of stacked bodies (CG's finite termination on the
+ * face, against BBPGD's iteration count), repeated constraint rows (singular M) and an LCP without
+ * a solution. */
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +14,8 @@
 #include "solvers/lcp_test_gen.h"
 #include "test_util.h"
 
-static const clt_solver_kind_t qp_solvers[2] = {CLT_SOLVER_APGD, CLT_SOLVER_BBPGD};
+#define QP_SOLVERS 3
+static const clt_solver_kind_t qp_solvers[QP_SOLVERS] = {CLT_SOLVER_APGD, CLT_SOLVER_BBPGD, CLT_SOLVER_MPRGP};
 
 static void data_files(void) {
   const char *shared = clt_test_env("CLATTER_SHARED_DIR");
@@ -43,7 +46,7 @@ static void data_files(void) {
     clt_solver_options_t o = clt_default_solver_options();
     o.tolerance = 1e-8;
     double *z = calloc((size_t)n, sizeof(double));
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < QP_SOLVERS; s++) {
       clt_solve_result_t r;
       CHECK(clt_lcp_solve(qp_solvers[s], &lcp, &o, z, NULL, &r) == CLT_OK);
       printf("%-38s n=%3d sym=%d lmin=%9.3g %-5s: %-14s it=%6d residual=%.3g %s\n", e->d_name, n,
@@ -90,7 +93,7 @@ static void random_problems(void) {
     CHECK(clt_lcp_solve(CLT_SOLVER_LEMKE, &lcp, &o, zl, NULL, &rl) == CLT_OK);
     CHECK(rl.status == CLT_SOLVE_SOLVED);
     double lmax = 0.0, lmin = gen_min_eigenvalue(n, M, &lmax);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < QP_SOLVERS; s++) {
       o.tolerance = 1e-10;
       CHECK(clt_lcp_solve(qp_solvers[s], &lcp, &o, z, NULL, &r) == CLT_OK);
       CHECK(r.status == CLT_SOLVE_SOLVED);
@@ -121,7 +124,7 @@ static void random_problems(void) {
   clt_matrix_t Mm = {.kind = CLT_MATRIX_DENSE, .rows = 2, .cols = 2, .values = Mn};
   clt_lcp_t lcp = {.n = 2, .M = &Mm, .q = qn};
   clt_solve_result_t r;
-  for (int s = 0; s < 2; s++) {
+  for (int s = 0; s < QP_SOLVERS; s++) {
     CHECK(clt_lcp_solve(qp_solvers[s], &lcp, NULL, z, NULL, &r) == CLT_OK);
     CHECK(r.status == CLT_SOLVE_ERROR);
     CHECK(strstr(r.message, "matrix not symmetric") != NULL);
@@ -229,7 +232,7 @@ static void operator_and_threads(void) {
   clt_lcp_t with_m = {.n = n, .M = &Mm, .q = q};
   clt_lcp_t with_op = {.n = n, .op = &op, .q = q};
   double *z1 = malloc(sizeof(double) * (size_t)n), *z2 = malloc(sizeof(double) * (size_t)n);
-  for (int s = 0; s < 2; s++) {
+  for (int s = 0; s < QP_SOLVERS; s++) {
     clt_solver_options_t o = clt_default_solver_options();
     o.tolerance = 1e-9;
     clt_solve_result_t r1, r2;
@@ -268,7 +271,7 @@ static void csr_storage(void) {
   clt_matrix_t D = {.kind = CLT_MATRIX_DENSE, .rows = n, .cols = n, .values = M};
   clt_lcp_t ld = {.n = n, .M = &D, .q = q}, lc = {.n = n, .M = &C, .q = q};
   double *zd = calloc((size_t)n, sizeof(double)), *zc = calloc((size_t)n, sizeof(double));
-  for (int s = 0; s < 2; s++) {
+  for (int s = 0; s < QP_SOLVERS; s++) {
     clt_solve_result_t rd, rc;
     CHECK(clt_lcp_solve(qp_solvers[s], &ld, NULL, zd, NULL, &rd) == CLT_OK);
     CHECK(clt_lcp_solve(qp_solvers[s], &lc, NULL, zc, NULL, &rc) == CLT_OK);
@@ -287,7 +290,98 @@ static void csr_storage(void) {
   free(zc);
 }
 
+/* A column of n unit masses on the floor, vertical only (contact k between bodies k − 1 and k; k = 0
+ * the floor): M = J Jᵀ is the path Laplacian (κ ~ n²), q = J v_free with v_free = −g h for all, so
+ * λ_k = (n − k) g h, every contact active. From a warm start with every contact already active,
+ * MPRGP is CG on one face and ends in about n products (finite termination; plus the gradient
+ * refreshes), where APGD and BBPGD need ~10 n and ~100 n; cold, the face opens one contact per
+ * product (information travels one contact per product for any Krylov method). */
+static void column(void) {
+  const int n = 200;
+  const double gh = 9.81 * 0.01;
+  double *M = calloc((size_t)n * (size_t)n, sizeof(double)), *q = calloc((size_t)n, sizeof(double));
+  double *z = malloc(sizeof(double) * (size_t)n);
+  for (int k = 0; k < n; k++) {
+    M[k * n + k] = k == 0 ? 1.0 : 2.0;
+    if (k + 1 < n) M[k * n + k + 1] = M[(k + 1) * n + k] = -1.0;
+  }
+  q[0] = -gh;
+  clt_matrix_t Mm = {.kind = CLT_MATRIX_DENSE, .rows = n, .cols = n, .values = M};
+  clt_lcp_t lcp = {.n = n, .M = &Mm, .q = q};
+  int its[2][QP_SOLVERS];
+  for (int warm = 0; warm < 2; warm++)
+    for (int s = 0; s < QP_SOLVERS; s++) {
+      clt_solver_options_t o = clt_default_solver_options();
+      o.tolerance = 1e-10;
+      o.warm_start = warm;
+      for (int k = 0; k < n; k++) z[k] = warm ? 0.9 * (n - k) * gh : 0.0;
+      clt_solve_result_t r;
+      CHECK(clt_lcp_solve(qp_solvers[s], &lcp, &o, z, NULL, &r) == CLT_OK);
+      CHECK(r.status == CLT_SOLVE_SOLVED);
+      double err = 0.0;
+      for (int k = 0; k < n; k++) err = fmax(err, fabs(z[k] - (n - k) * gh));
+      printf("column n=%d %s %s: %d iterations, residual %.3g, max |λ − λ*| %.3g\n", n, warm ? "warm" : "cold",
+             clt_solver_kind_name(qp_solvers[s]), r.iterations, r.residual, err);
+      CHECK_LE(err, 1e-4 * gh * n);
+      its[warm][s] = r.iterations;
+    }
+  CHECK_LE(its[1][2], n + n / 50 + 10); /* CG: n products and the refreshes */
+  CHECK_LE(its[0][2], 6 * n);
+  for (int s = 0; s < 2; s++) CHECK(its[1][2] * 5 < its[1][s] && its[0][2] < its[0][s]);
+  free(M);
+  free(q);
+  free(z);
+}
+
+/* MPRGP on a singular M (every constraint row twice, as ReLCP produces for a pair with nearly
+ * parallel frozen normals): solved to the tolerance, the objective equal to Lemke's on the
+ * reduced problem; and an LCP without a solution (M = 0 in one row, q < 0 there): an error that
+ * says so, not an iteration cap. */
+static void mprgp_singular(void) {
+  gen_rng_t rng = {2024u};
+  int m = 40, n = 2 * m;
+  double *Mr = malloc(sizeof(double) * (size_t)(m * m)), *qr = malloc(sizeof(double) * (size_t)m);
+  gen_gram(&rng, m, m, 0.05, Mr);
+  gen_solvable_q(&rng, m, Mr, 0.2, qr);
+  double *M = malloc(sizeof(double) * (size_t)(n * n)), *q = malloc(sizeof(double) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    q[i] = qr[i % m];
+    for (int j = 0; j < n; j++) M[i * n + j] = Mr[(i % m) * m + j % m];
+  }
+  clt_matrix_t Mm = {.kind = CLT_MATRIX_DENSE, .rows = n, .cols = n, .values = M};
+  clt_matrix_t Mrm = {.kind = CLT_MATRIX_DENSE, .rows = m, .cols = m, .values = Mr};
+  clt_lcp_t lcp = {.n = n, .M = &Mm, .q = q}, reduced = {.n = m, .M = &Mrm, .q = qr};
+  double *z = calloc((size_t)n, sizeof(double)), *zr = calloc((size_t)m, sizeof(double));
+  clt_solver_options_t o = clt_default_solver_options();
+  o.tolerance = 1e-10;
+  clt_solve_result_t r, rr;
+  CHECK(clt_lcp_solve(CLT_SOLVER_LEMKE, &reduced, &o, zr, NULL, &rr) == CLT_OK);
+  CHECK(rr.status == CLT_SOLVE_SOLVED);
+  CHECK(clt_lcp_solve(CLT_SOLVER_MPRGP, &lcp, &o, z, NULL, &r) == CLT_OK);
+  printf("repeated rows n=%d mprgp: %s, %d iterations, residual %.3g\n", n, clt_solver_status_name(r.status),
+         r.iterations, r.residual);
+  CHECK(r.status == CLT_SOLVE_SOLVED);
+  CHECK_LE(r.residual, 1e-10);
+  /* the pair sums are the reduced problem's λ (its M is positive definite) */
+  for (int i = 0; i < m; i++) CHECK_NEAR(z[i] + z[i + m], zr[i], 1e-7 * (1.0 + fabs(zr[i])));
+  double M0[4] = {1, 0, 0, 0}, q0[2] = {-1, -1}, z0[2] = {0, 0};
+  clt_matrix_t M0m = {.kind = CLT_MATRIX_DENSE, .rows = 2, .cols = 2, .values = M0};
+  clt_lcp_t bad = {.n = 2, .M = &M0m, .q = q0};
+  CHECK(clt_lcp_solve(CLT_SOLVER_MPRGP, &bad, &o, z0, NULL, &r) == CLT_OK);
+  printf("no solution: %s (%s)\n", clt_solver_status_name(r.status), r.message);
+  CHECK(r.status == CLT_SOLVE_ERROR);
+  CHECK(strstr(r.message, "unbounded") != NULL);
+  free(Mr);
+  free(qr);
+  free(M);
+  free(q);
+  free(z);
+  free(zr);
+}
+
 int main(void) {
+  column();
+  mprgp_singular();
   csr_storage();
   data_files();
   random_problems();

@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# All four LCP solvers on every file, JSON lines.
+# All five LCP solvers on every file, JSON lines.
 "$CLATTER_BIN" lcp --json "$data"/*.dat > "$tmp/all.jsonl"
 "$PY" - "$tmp/all.jsonl" <<'PY'
 import json, sys
@@ -21,7 +21,7 @@ assert all(r["status"] in ("solved", "ray", "max_iterations", "error") for r in 
 assert all(("message" in r) == (r["status"] != "solved") for r in rows), "message iff not solved"
 files = sorted({r["file"] for r in rows})
 assert len(files) == 20, files
-assert len(rows) == 80, len(rows)
+assert len(rows) == 100, len(rows)
 ray = {"lcp_CPS_3.dat", "lcp_Pang_isolated_sol_perturbed.dat", "lcp_legacy_mathieu2.dat"}
 for r in rows:
     if r["solver"] == "lemke":
@@ -34,7 +34,7 @@ for r in rows:
 sym_psd = {"lcp_deudeu.dat", "lcp_deudeu_block.dat", "lcp_trivial.dat", "lcp_trivial_block.dat",
            "lcp_mmc.dat", "lcp_CPS_1.dat", "lcp_legacy_mmc31.dat"}
 for r in rows:
-    if r["solver"] in ("apgd", "bbpgd"):
+    if r["solver"] in ("apgd", "bbpgd", "mprgp"):
         if r["file"] in sym_psd:
             assert r["status"] == "solved", r
         else:
