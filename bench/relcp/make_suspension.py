@@ -119,7 +119,9 @@ def main():
         "inward force -k x (k = %g N/m: a spring-damper of rest length 0 from each body to the "
         "world origin). Overdamped law with the library's local Stokes drag (docs/stepping.md) at "
         "viscosity 1 Pa s (11.4 to 13 N s/m per ellipsoid: relaxation time ~12 s at k = 1); no gravity; "
-        "frictionless ReLCP, overlap tolerance 1e-3 m. Two step sizes (parameter h): 0.01 s "
+        "frictionless ReLCP, overlap tolerance 1e-3 m; each pass solved by MPRGP (solver mprgp: CG on "
+        "the face of the iterate; on the jammed packing 1.9x (1 000 bodies) to 3.5x (10 000) fewer "
+        "operator products than bbpgd, which this scene used until 2026-11-23) to 1e-8. Two step sizes (parameter h): 0.01 s "
         "and 0.1 s (large: the jamming front, ~17 m from the centre for 10 000 bodies, moves ~0.14 m "
         "per step), --param h=0.01; 50 s compacts it. Starts from %s. Baselines: --set "
         "method.contact_model=snsd | multisphere:3 | 5 | 7 | 13 | 17. bench/relcp/run makes the "
@@ -146,7 +148,7 @@ def main():
         "law": "overdamped",
         "viscosity": 1,
         "method": {"contact_model": "relcp", "overlap_tolerance": 1e-3, "relcp_max_iterations": 100,
-                   "solver": "bbpgd", "tolerance": 1e-8, "max_iterations": 10000, "active_set_eps": 0.05},
+                   "solver": "mprgp", "tolerance": 1e-8, "max_iterations": 10000, "active_set_eps": 0.05},
     }
     write_scene(args.output, head, bodies, forces, {"interval": 1, "contacts": False, "velocities": False})
 
