@@ -33,7 +33,7 @@ typedef struct mprgp_t {
   const clt_lcp_t *p;
   const clt_solver_options_t *o;
   int n, nf;
-  double *x, *g, *dir, *adir, *phi, *tmp, *best;
+  double *x, *g, *dir, *adir, *phi, *best;
   int products;
   double lip; /* largest Rayleigh quotient of M seen */
 } mprgp_t;
@@ -82,18 +82,18 @@ clt_status_t lcp_solve_mprgp(const clt_lcp_t *p, const clt_solver_options_t *o, 
   int n = p->n;
   size_t bytes = sizeof(double) * (size_t)n;
   mprgp_t s = {p, o, n, p->free_count, malloc(bytes), malloc(bytes), malloc(bytes), malloc(bytes),
-               malloc(bytes), malloc(bytes), malloc(bytes), 0, 0.0};
+               malloc(bytes), malloc(bytes), 0, 0.0};
   double *wv = w ? w : malloc(bytes);
-  if (!s.x || !s.g || !s.dir || !s.adir || !s.phi || !s.tmp || !s.best || !wv) {
-    free(s.x), free(s.g), free(s.dir), free(s.adir), free(s.phi), free(s.tmp), free(s.best);
+  if (!s.x || !s.g || !s.dir || !s.adir || !s.phi || !s.best || !wv) {
+    free(s.x), free(s.g), free(s.dir), free(s.adir), free(s.phi), free(s.best);
     if (!w) free(wv);
     lcp_set_message(r, "out of memory");
     return CLT_ERR_OUT_OF_MEMORY;
   }
-  double *x = s.x, *g = s.g, *dir = s.dir, *adir = s.adir, *phi = s.phi, *tmp = s.tmp;
+  double *x = s.x, *g = s.g, *dir = s.dir, *adir = s.adir, *phi = s.phi;
   const int nf = s.nf;
   const double scale = 1.0 + lcp_norm_inf(n, p->q);
-  s.lip = lcp_qp_lipschitz_guess(p, tmp, adir, o->threads);
+  s.lip = lcp_qp_lipschitz_guess(p, phi, adir, o->threads); /* scratch: both are set before use */
   if (o->warm_start)
     memcpy(x, z, bytes);
   else
@@ -242,7 +242,7 @@ clt_status_t lcp_solve_mprgp(const clt_lcp_t *p, const clt_solver_options_t *o, 
   if (r->status != CLT_SOLVE_SOLVED) memcpy(x, s.best, bytes);
   memcpy(z, x, bytes);
   lcp_finish_projected(p, NULL, o, z, p->q, wv, s.products, scale, "mprgp", r);
-  free(s.x), free(s.g), free(s.dir), free(s.adir), free(s.phi), free(s.tmp), free(s.best);
+  free(s.x), free(s.g), free(s.dir), free(s.adir), free(s.phi), free(s.best);
   if (!w) free(wv);
   return CLT_OK;
 }
