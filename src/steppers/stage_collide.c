@@ -470,13 +470,16 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
       me = omp_get_thread_num();
       nt = omp_get_num_threads();
 #endif
-      collide_out_t *out = &ct->out[me];
-      out->count = 0;
-      out->failed = 0;
-      out->first_failed = -1;
-      out->out_of_memory = false;
+      /* filled in a copy on this thread's stack (the threads' records share a cache line, and
+       * collide_range writes the count at every contact) */
+      collide_out_t *out = &ct->out[me], mine = *out;
+      mine.count = 0;
+      mine.failed = 0;
+      mine.first_failed = -1;
+      mine.out_of_memory = false;
       int k0 = (int)((int64_t)pairs * me / nt), k1 = (int)((int64_t)pairs * (me + 1) / nt);
-      collide_range(world, w, placed, max_distance, body_margin, k0, k1, out);
+      collide_range(world, w, placed, max_distance, body_margin, k0, k1, &mine);
+      *out = mine;
 #pragma omp barrier
 #pragma omp single
       {
