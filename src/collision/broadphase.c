@@ -521,29 +521,76 @@ static void changed_column_pairs(const grid_t *g, const grid_item_t *items, cons
   }
 }
 
-/* The pairs of bp->kept[0, kept) without a proxy of a changed body, merged with the sorted pairs
- * of bp->pairs (each with one): into bp->pair_buffer, then swapped in. */
-static bool merge_kept(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int kept,
-                       const unsigned char *changed) {
-  int n = bp->pair_count, total = n;
-  for (int k = 0; k < kept; k++)
-    total += !changed[proxies[bp->kept[k].a].body] && !changed[proxies[bp->kept[k].b].body];
-  if (!reserve(&bp->pair_buffer, &bp->pair_buffer_capacity, total > 0 ? total : 1, sizeof(clt_broadphase_pair_t)))
-    return false;
-  clt_broadphase_pair_t *out = bp->pair_buffer;
-  const clt_broadphase_pair_t *fresh = bp->pairs;
-  int i = 0, j = 0, m = 0;
-  while (i < kept || j < n) {
-    if (i < kept && (changed[proxies[bp->kept[i].a].body] || changed[proxies[bp->kept[i].b].body])) {
+/* The first index of pairs[0, n) whose a is at least a (pairs sorted by a). */
+static int first_pair_from(const clt_broadphase_pair_t *pairs, int n, int a) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (pairs[mid].a < a)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static bool pair_kept(const clt_broadphase_pair_t *p, const clt_broadphase_proxy_t *proxies,
+                      const unsigned char *changed) {
+  return !changed[proxies[p->a].body] && !changed[proxies[p->b].body];
+}
+
+/* Merges into out the pairs of kept[k0, k1) without a proxy of a changed body and the sorted
+ * fresh[f0, f1) (each with one); returns the number written (out NULL: only counts). */
+static int merge_range(const clt_broadphase_pair_t *kept, int k0, int k1, const clt_broadphase_pair_t *fresh, int f0,
+                       int f1, const clt_broadphase_proxy_t *proxies, const unsigned char *changed,
+                       clt_broadphase_pair_t *out) {
+  int m = 0;
+  if (!out) {
+    for (int k = k0; k < k1; k++) m += pair_kept(&kept[k], proxies, changed);
+    return m + (f1 - f0);
+  }
+  int i = k0, j = f0;
+  while (i < k1 || j < f1) {
+    if (i < k1 && !pair_kept(&kept[i], proxies, changed)) {
       i++;
       continue;
     }
-    bool take_kept = j >= n || (i < kept && (bp->kept[i].a < fresh[j].a ||
-                                            (bp->kept[i].a == fresh[j].a && bp->kept[i].b < fresh[j].b)));
-    out[m++] = take_kept ? bp->kept[i++] : fresh[j++];
+    bool take_kept = j >= f1 || (i < k1 && (kept[i].a < fresh[j].a || (kept[i].a == fresh[j].a && kept[i].b < fresh[j].b)));
+    out[m++] = take_kept ? kept[i++] : fresh[j++];
   }
+  return m;
+}
+
+/* The pairs of bp->kept[0, kept) without a proxy of a changed body, merged with the sorted pairs
+ * of bp->pairs (each with one): into bp->pair_buffer, then swapped in. In parallel, each share of
+ * the proxy indices (by a) is merged at its offset: the same pairs in the same order. */
+static bool merge_kept(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count, int kept,
+                       const unsigned char *changed) {
+  enum { SHARES = 64 };
+  int n = bp->pair_count, shares = 1;
+#ifdef _OPENMP
+  if (count >= BROADPHASE_PARALLEL_MIN) shares = omp_get_max_threads() < SHARES ? omp_get_max_threads() : SHARES;
+#endif
+  int k_at[SHARES + 1], f_at[SHARES + 1], out_at[SHARES + 1];
+  for (int t = 0; t <= shares; t++) {
+    int a = (int)((int64_t)count * t / shares);
+    k_at[t] = t == shares ? kept : first_pair_from(bp->kept, kept, a);
+    f_at[t] = t == shares ? n : first_pair_from(bp->pairs, n, a);
+  }
+  out_at[0] = 0;
+#pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
+  for (int t = 0; t < shares; t++)
+    out_at[t + 1] = merge_range(bp->kept, k_at[t], k_at[t + 1], bp->pairs, f_at[t], f_at[t + 1], proxies, changed, NULL);
+  for (int t = 0; t < shares; t++) out_at[t + 1] += out_at[t];
+  int total = out_at[shares];
+  if (!reserve(&bp->pair_buffer, &bp->pair_buffer_capacity, total > 0 ? total : 1, sizeof(clt_broadphase_pair_t)))
+    return false;
+  clt_broadphase_pair_t *out = bp->pair_buffer;
+#pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
+  for (int t = 0; t < shares; t++)
+    merge_range(bp->kept, k_at[t], k_at[t + 1], bp->pairs, f_at[t], f_at[t + 1], proxies, changed, out + out_at[t]);
   swap_pair_buffers(bp);
-  bp->pair_count = m;
+  bp->pair_count = total;
   return true;
 }
 
@@ -558,19 +605,17 @@ clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphas
 clt_status_t clt_broadphase_update_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
                                          int dimension, double margin, const unsigned char *changed) {
   if (!changed) return CLT_ERR_INVALID_ARGUMENT;
+  /* the earlier pairs become bp->kept, by swapping the arrays (find_pairs fills bp->pairs) */
   int kept = bp->pair_count;
-  if (kept > 0) {
-    void *k = bp->kept;
-    if (!reserve(&k, &bp->kept_capacity, kept, sizeof(clt_broadphase_pair_t))) {
-      bp->pair_count = 0;
-      return CLT_ERR_OUT_OF_MEMORY;
-    }
-    bp->kept = k;
-    memcpy(bp->kept, bp->pairs, (size_t)kept * sizeof *bp->kept);
-  }
+  clt_broadphase_pair_t *earlier = bp->pairs;
+  int earlier_capacity = bp->pair_capacity;
+  bp->pairs = bp->kept;
+  bp->pair_capacity = bp->kept_capacity;
+  bp->kept = earlier;
+  bp->kept_capacity = earlier_capacity;
   clt_status_t st = find_pairs(bp, proxies, count, dimension, margin, changed);
   if (st != CLT_OK) return st;
-  if (!merge_kept(bp, proxies, kept, changed)) {
+  if (!merge_kept(bp, proxies, count, kept, changed)) {
     bp->pair_count = 0;
     return CLT_ERR_OUT_OF_MEMORY;
   }

@@ -1100,8 +1100,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
     im[DV_ANG + 1] = dyn ? ia[4] : 0.0;
     im[DV_ANG + 2] = dyn ? ia[8] : 0.0;
     if (dim == 3) clt_q_to_m3((double(*)[3])(r->rot + 9 * (size_t)i), world->states[i].orientation);
+    memset(r->dv + DV_STRIDE * (size_t)i, 0, DV_STRIDE * sizeof(double));
   }
-  if (nb > 0) memset(r->dv, 0, DV_STRIDE * sizeof(double) * (size_t)nb);
 
   /* greedy colouring in contact order, then the slots by colour (stable) */
   for (int j = 0; j < nc; j++) {

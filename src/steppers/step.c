@@ -56,9 +56,21 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The states of n bodies from `from` to `to`: in parallel blocks for a large world (a serial copy
+ * of 10⁵ states is a few per cent of a pile's step on two threads). */
+static void copy_states(clt_body_state_t *to, const clt_body_state_t *from, int n) {
+  enum { BLOCK = 4096 };
+  if (n <= 0) return; /* memcpy with a NULL pointer is undefined even for 0 bytes */
+  int blocks = (n + BLOCK - 1) / BLOCK;
+#pragma omp parallel for schedule(static) if (blocks > 1)
+  for (int k = 0; k < blocks; k++) {
+    int i0 = k * BLOCK, i1 = i0 + BLOCK < n ? i0 + BLOCK : n;
+    memcpy(to + i0, from + i0, (size_t)(i1 - i0) * sizeof *to);
+  }
+}
+
 static void restore(clt_world_t *world, double time, int64_t step_count) {
-  if (world->body_count > 0) /* memcpy with a NULL pointer is undefined even for 0 bytes */
-    memcpy(world->states, world->backup, (size_t)world->body_count * sizeof *world->states);
+  copy_states(world->states, world->backup, world->body_count);
   world->time = time;
   world->step_count = step_count;
 }
@@ -69,7 +81,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
   int64_t step0 = world->step_count;
   clt_step_work_t *work = clt_step_work(world);
   if (!work) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (workspace)");
-  if (world->body_count > 0) memcpy(world->backup, world->states, (size_t)world->body_count * sizeof *world->states);
+  copy_states(world->backup, world->states, world->body_count);
 
   clt_diagnostics_t d;
   memset(&d, 0, sizeof d);
