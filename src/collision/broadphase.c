@@ -555,7 +555,8 @@ static int merge_range(const clt_broadphase_pair_t *kept, int k0, int k1, const 
       i++;
       continue;
     }
-    bool take_kept = j >= f1 || (i < k1 && (kept[i].a < fresh[j].a || (kept[i].a == fresh[j].a && kept[i].b < fresh[j].b)));
+    bool take_kept =
+        j >= f1 || (i < k1 && (kept[i].a < fresh[j].a || (kept[i].a == fresh[j].a && kept[i].b < fresh[j].b)));
     out[m++] = take_kept ? kept[i++] : fresh[j++];
   }
   return m;
@@ -580,7 +581,8 @@ static bool merge_kept(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxi
   out_at[0] = 0;
 #pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
   for (int t = 0; t < shares; t++)
-    out_at[t + 1] = merge_range(bp->kept, k_at[t], k_at[t + 1], bp->pairs, f_at[t], f_at[t + 1], proxies, changed, NULL);
+    out_at[t + 1] =
+        merge_range(bp->kept, k_at[t], k_at[t + 1], bp->pairs, f_at[t], f_at[t + 1], proxies, changed, NULL);
   for (int t = 0; t < shares; t++) out_at[t + 1] += out_at[t];
   int total = out_at[shares];
   if (!reserve(&bp->pair_buffer, &bp->pair_buffer_capacity, total > 0 ? total : 1, sizeof(clt_broadphase_pair_t)))
