@@ -175,14 +175,20 @@ static inline void test_items(thread_pairs_t *t, const grid_item_t *p, const gri
   push_pair(t, p->proxy, q->proxy);
 }
 
-/* The pairs become those in bp->pair_buffer and the buffer the old pairs' array. */
-static void swap_pair_buffers(clt_broadphase_t *bp) {
+/* The pairs become those in *other (an array of pairs with room for *capacity) and *other the old
+ * pairs' array. */
+static void swap_pairs_with(clt_broadphase_t *bp, void **other, int *capacity) {
   clt_broadphase_pair_t *old = bp->pairs;
   int old_cap = bp->pair_capacity;
-  bp->pairs = bp->pair_buffer;
-  bp->pair_capacity = bp->pair_buffer_capacity;
-  bp->pair_buffer = old;
-  bp->pair_buffer_capacity = old_cap;
+  bp->pairs = *other;
+  bp->pair_capacity = *capacity;
+  *other = old;
+  *capacity = old_cap;
+}
+
+/* The pairs become those in bp->pair_buffer and the buffer the old pairs' array. */
+static void swap_pair_buffers(clt_broadphase_t *bp) {
+  swap_pairs_with(bp, &bp->pair_buffer, &bp->pair_buffer_capacity);
 }
 
 /* Counting sort by a, then insertion sort by b inside each run of equal a. */
@@ -609,12 +615,7 @@ clt_status_t clt_broadphase_update_pairs(clt_broadphase_t *bp, const clt_broadph
   if (!changed) return CLT_ERR_INVALID_ARGUMENT;
   /* the earlier pairs become bp->kept, by swapping the arrays (find_pairs fills bp->pairs) */
   int kept = bp->pair_count;
-  clt_broadphase_pair_t *earlier = bp->pairs;
-  int earlier_capacity = bp->pair_capacity;
-  bp->pairs = bp->kept;
-  bp->pair_capacity = bp->kept_capacity;
-  bp->kept = earlier;
-  bp->kept_capacity = earlier_capacity;
+  swap_pairs_with(bp, &bp->kept, &bp->kept_capacity);
   clt_status_t st = find_pairs(bp, proxies, count, dimension, margin, changed);
   if (st != CLT_OK) return st;
   if (!merge_kept(bp, proxies, count, kept, changed)) {

@@ -57,7 +57,7 @@ typedef struct clt_broadphase_t {
   int pair_capacity;
   int *large;
   int large_capacity;
-  clt_broadphase_pair_t *kept; /* clt_broadphase_update_pairs: the earlier pairs while it works */
+  void *kept;         /* clt_broadphase_update_pairs: the earlier pairs while it works */
   int kept_capacity;
   /* Statistics of the last query (for benchmarks and tests). */
   double cell_size;
