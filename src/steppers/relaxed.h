@@ -38,7 +38,7 @@ typedef struct clt_relaxed_work_t {
   double *block_A;                 /* 6 per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11 12 22), read by
                                       the blocks that are not exact */
   int *colour;                     /* by contact index */
-  int *order;                      /* contact index by slot (clt_relaxed_colour) */
+  int *order;                      /* contact index by slot (clt_colour_pairs) */
   int *ends;                       /* 2 per contact: its dynamic bodies (or −1), the colouring's input */
   int *slot;                       /* slot by contact index (the warm start's walk in contact order) */
   unsigned char *hot;              /* by slot: the last update exceeded RELAXED_HOT × tolerance (the
@@ -183,17 +183,6 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c);
  * dynamic bodies' velocities (v⁺) and writes work->z; fills the solver fields of d. Returns CLT_OK
  * also when the solve missed the tolerance (status in d). */
 clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r);
-
-/* Greedy colouring of n blocks in index order (relaxed_bgs.c): block j touches the bodies
- * ends[2j] and ends[2j + 1] (indices in [0, bodies), or −1: none, e.g. a static body) and gets
- * the lowest colour below CLT_RELAXED_MAX_COLOURS that neither body has yet, or
- * CLT_RELAXED_MAX_COLOURS when none is left (a body with more than 63 blocks; the blocks of that
- * colour may share bodies). Writes colour[j] (n), colour_start (the return value + 1 entries, at
- * most CLT_RELAXED_MAX_COLOURS + 2) and order (n): the blocks by colour, in increasing j within a
- * colour, so colour c is order[colour_start[c] .. colour_start[c + 1]). mask: scratch, one per
- * body. Returns the number of colours (the highest used + 1). A function of its input only: the
- * same blocks in the same order give the same colours whatever the thread count. */
-int clt_relaxed_colour(int n, const int *ends, int bodies, uint64_t *mask, int *colour, int *colour_start, int *order);
 
 /* A tangential vector (a1, a2) on (t1, t2) as α d_k0 + β d_k1 (α, β ≥ 0) on the two of the m
  * balanced directions that bracket it (2D: ±t1); dc/ds: cos/sin of 2πk/m, or NULL (computed). */

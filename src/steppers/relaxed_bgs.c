@@ -64,7 +64,10 @@
 #endif
 
 #include "math/vec.h"
+#include "steppers/colouring.h"
 #include "steppers/relaxed.h"
+
+_Static_assert(CLT_RELAXED_MAX_COLOURS == CLT_COLOUR_MAX, "the blocks are coloured by clt_colour_pairs");
 
 #define CLT_TWO_PI 6.283185307179586476925286766559
 /* Contacts from which a sweep runs in parallel: below it, a parallel region per sweep costs more
@@ -1028,34 +1031,6 @@ static void accumulate_start(const clt_step_work_t *w, clt_relaxed_work_t *r, co
   }
 }
 
-int clt_relaxed_colour(int n, const int *ends, int bodies, uint64_t *mask, int *colour, int *colour_start,
-                       int *order) {
-  if (bodies > 0) memset(mask, 0, sizeof *mask * (size_t)bodies);
-  int counts[CLT_RELAXED_MAX_COLOURS + 1];
-  memset(counts, 0, sizeof counts);
-  for (int j = 0; j < n; j++) {
-    int a = ends[2 * j], b = ends[2 * j + 1];
-    uint64_t used = (a >= 0 ? mask[a] : 0) | (b >= 0 ? mask[b] : 0);
-    int col = CLT_RELAXED_MAX_COLOURS;
-    if (~used != 0) {
-      col = __builtin_ctzll(~used);
-      if (a >= 0) mask[a] |= (uint64_t)1 << col;
-      if (b >= 0) mask[b] |= (uint64_t)1 << col;
-    }
-    colour[j] = col;
-    counts[col]++;
-  }
-  int colours = 0;
-  for (int col = 0; col <= CLT_RELAXED_MAX_COLOURS; col++)
-    if (counts[col] > 0) colours = col + 1;
-  colour_start[0] = 0;
-  for (int col = 0; col < colours; col++) colour_start[col + 1] = colour_start[col] + counts[col];
-  int fill[CLT_RELAXED_MAX_COLOURS + 1];
-  memcpy(fill, colour_start, sizeof(int) * (size_t)(colours > 0 ? colours : 1));
-  for (int j = 0; j < n; j++) order[fill[colour[j]]++] = j; /* sequential: a stable order */
-  return colours;
-}
-
 clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r) {
   clt_world_t *world = c->world;
   clt_step_work_t *w = c->work;
@@ -1104,12 +1079,19 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   }
 
   /* greedy colouring in contact order, then the slots by colour (stable) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (par)
+#endif
   for (int j = 0; j < nc; j++) {
     const clt_contact_t *ct = &w->contacts[j];
     r->ends[2 * j] = ct->body_a >= 0 ? r->dyn[ct->body_a] : -1;
     r->ends[2 * j + 1] = ct->body_b >= 0 ? r->dyn[ct->body_b] : -1;
   }
-  r->colour_count = clt_relaxed_colour(nc, r->ends, nb, r->mask, r->colour, r->colour_start, r->order);
+  /* (the masks were zeroed in the body loop above) */
+  r->colour_count = clt_colour_pairs(nc, r->ends, r->mask, r->colour, r->order, r->colour_start);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (par)
+#endif
   for (int i = 0; i < nc; i++) r->contacts[i].index = r->order[i];
   if (nc > 0) memset(r->hot, 0, (size_t)nc);
   r->hot_list_valid = false;
