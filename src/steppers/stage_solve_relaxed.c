@@ -556,6 +556,9 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   if ((r->round == 0 && mu_max > 0.0 && w->memory_count > 0) || kicks) {
     if (!clt_step_work_grow((void **)&r->shape_body, &r->shape_body_capacity, world->shape_count, sizeof(int)))
       return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
+#endif
     for (int i = 0; i < nb; i++)
       for (int k = 0; k < world->bodies[i].shape_count; k++) r->shape_body[world->bodies[i].shape_first + k] = i;
     for (int k = 0; k < w->memory_count; k++) {
