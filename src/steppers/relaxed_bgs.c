@@ -403,6 +403,16 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
       return false;
     r->joint_capacity = c1;
   }
+  int threads = 1; /* sweep_list's kept counts: one per colour and thread */
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  if ((int64_t)(RELAXED_MAX_COLOURS + 1) * threads > r->share_kept_capacity) {
+    int cap = r->share_kept_capacity;
+    if (!clt_step_work_grow((void **)&r->share_kept, &cap, (RELAXED_MAX_COLOURS + 1) * threads, sizeof *r->share_kept))
+      return false;
+    r->share_kept_capacity = cap;
+  }
   return true;
 }
 
@@ -800,9 +810,14 @@ static void hot_list_build(clt_relaxed_work_t *r, bool par) {
       if (flag[i]) r->hot_list[at++] = i;
     if (t == nt - 1) total = at;
   }
-  for (int c = 0, j = 0; c < colours; c++) {
-    while (j < total && r->hot_list[j] < r->colour_start[c]) j++;
-    r->hot_start[c] = j;
+  for (int c = 0; c < colours; c++) { /* the first entry ≥ the colour's first slot (the list ascends) */
+    int lo = c > 0 ? r->hot_start[c - 1] : 0, hi = total;
+    while (lo < hi) {
+      int mid = lo + (hi - lo) / 2;
+      if (r->hot_list[mid] < r->colour_start[c]) lo = mid + 1;
+      else hi = mid;
+    }
+    r->hot_start[c] = lo;
   }
   r->hot_start[colours] = total;
   r->hot_list_valid = true;
@@ -821,15 +836,16 @@ static void thread_share(int lo, int hi, int *from, int *to) {
 
 /* A focused pass over entries [from, to) of the hot list (blocks of one colour): the blocks that a
  * scan of the colour's flags would visit, in the same order. Sets the blocks' flags; returns the
- * largest update and adds the blocks still hot to *hot. */
+ * largest update, and moves the blocks still hot to the front of [from, to), in order (*kept of
+ * them: the next pass's share of the list). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 __attribute__((target_clones("avx2", "default")))
 #endif
 static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, bool fast, double hot_level, int from,
-                         int to, int *hot) {
+                         int to, int *kept) {
   double res = 0.0;
   int n = 0;
-  const int *list = r->hot_list;
+  int *list = r->hot_list;
   if (fast) {
     for (int j = from; j < to; j++) {
       if (j + 2 * RELAXED_PREFETCH < to) { /* the block two strides ahead, then its bodies */
@@ -837,69 +853,88 @@ static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, b
         for (size_t o = 0; o < sizeof(clt_relaxed_contact_t); o += 64) __builtin_prefetch(p + o, 1);
       }
       if (j + RELAXED_PREFETCH < to) prefetch_bodies(r, list[j + RELAXED_PREFETCH]);
-      visit_marked(r, k, list[j], omega, true, hot_level, &n, &res);
+      int i = list[j], before = n;
+      visit_marked(r, k, i, omega, true, hot_level, &n, &res);
+      if (n > before) list[from + before] = i; /* (from + before ≤ j: read already) */
     }
   } else {
-    for (int j = from; j < to; j++) visit_marked(r, k, list[j], omega, false, hot_level, &n, &res);
+    for (int j = from; j < to; j++) {
+      int i = list[j], before = n;
+      visit_marked(r, k, i, omega, false, hot_level, &n, &res);
+      if (n > before) list[from + before] = i;
+    }
   }
-  *hot += n;
+  *kept = n;
   return res;
 }
 
 /* A focused pass over the hot list, colour by colour (list_share), serially or with each thread
  * taking an equal share of every colour (a barrier between colours; the overflow colour, whose
- * blocks may share bodies, on one thread); then the list keeps the blocks that stay hot, in order
- * (compacted in place: a focused pass only clears flags). The same numbers either way. */
+ * blocks may share bodies, on one thread); then the list keeps the blocks that stay hot, in order:
+ * each share compacted itself, and the kept runs are moved together. The same numbers either way.
+ * false: out of memory (nothing visited). */
 static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, double omega, bool fast, double hot_level,
                          int *hot_count) {
   double res = 0.0;
-  int hot = 0, colours = r->colour_count;
-  if (!par) {
+  /* kept[c · stride + t]: thread t's count in colour c (reserve: room for every thread) */
+  int colours = r->colour_count, nt = 1, stride = 1, *kept = r->share_kept;
+#ifdef _OPENMP
+  if (par) nt = stride = omp_get_max_threads();
+#endif
+  if (nt == 1) {
     for (int c = 0; c < colours; c++) {
-      double e = list_share(r, k, omega, fast, hot_level, r->hot_start[c], r->hot_start[c + 1], &hot);
+      double e = list_share(r, k, omega, fast, hot_level, r->hot_start[c], r->hot_start[c + 1], &kept[c]);
       if (e > res) res = e;
     }
   } else {
+    memset(kept, 0, (size_t)colours * (size_t)stride * sizeof *kept);
 #ifdef _OPENMP
-#pragma omp parallel
+#pragma omp parallel num_threads(stride)
 #endif
-    for (int c = 0; c < colours; c++) {
-      int lo = r->hot_start[c], hi = r->hot_start[c + 1], my_hot = 0;
-      double e;
-      if (c == RELAXED_MAX_COLOURS) {
-        e = 0.0;
+    { /* (each thread's max over all colours, combined once at the end) */
+      double my_res = 0.0;
+      int t = 0;
+#ifdef _OPENMP
+      t = omp_get_thread_num();
+      if (t == 0) nt = omp_get_num_threads(); /* (the team may be smaller; read after the region) */
+#endif
+      for (int c = 0; c < colours; c++) {
+        int lo = r->hot_start[c], hi = r->hot_start[c + 1];
+        double e = 0.0;
+        if (c == RELAXED_MAX_COLOURS) { /* one share, the whole colour: kept as share 0 */
 #ifdef _OPENMP
 #pragma omp single
 #endif
-        e = list_share(r, k, omega, fast, hot_level, lo, hi, &my_hot);
-      } else {
-        int from, to;
-        thread_share(lo, hi, &from, &to);
-        e = list_share(r, k, omega, fast, hot_level, from, to, &my_hot);
+          e = list_share(r, k, omega, fast, hot_level, lo, hi, &kept[(size_t)c * stride]);
+        } else {
+          int from, to;
+          thread_share(lo, hi, &from, &to);
+          e = list_share(r, k, omega, fast, hot_level, from, to, &kept[(size_t)c * stride + t]);
+#ifdef _OPENMP
+#pragma omp barrier
+#endif
+        }
+        if (e > my_res) my_res = e;
       }
 #ifdef _OPENMP
 #pragma omp critical(clt_relaxed_list)
 #endif
-      {
-        hot += my_hot;
-        if (e > res) res = e;
-      }
-#ifdef _OPENMP
-#pragma omp barrier
-#endif
+      if (my_res > res) res = my_res;
     }
   }
-  const unsigned char *flag = r->hot;
-  int *list = r->hot_list, out = 0, lo = r->hot_start[0];
+  /* the kept runs moved together, in share order (the list still ascends) */
+  int *list = r->hot_list, out = 0;
   for (int c = 0; c < colours; c++) {
-    int hi = r->hot_start[c + 1];
+    int lo = r->hot_start[c], hi = r->hot_start[c + 1];
     r->hot_start[c] = out;
-    for (int j = lo; j < hi; j++)
-      if (flag[list[j]]) list[out++] = list[j];
-    lo = hi;
+    for (int t = 0; t < nt; t++) {
+      int from = lo + (int)((int64_t)(hi - lo) * t / nt), n = kept[(size_t)c * stride + t];
+      if (n > 0 && from != out) memmove(list + out, list + from, (size_t)n * sizeof *list);
+      out += n;
+    }
   }
   r->hot_start[colours] = out;
-  *hot_count = hot;
+  *hot_count = out;
   return res;
 }
 
@@ -932,33 +967,33 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
 #ifdef _OPENMP
 #pragma omp parallel
 #endif
-  {
+  { /* (each thread's count and max over all colours, combined once at the end) */
+    int my_hot = 0;
+    double my_res = 0.0;
     for (int c = 0; c < colours; c++) {
       int lo = r->colour_start[c], hi = r->colour_start[c + 1];
+      double e = 0.0;
       if (c == RELAXED_MAX_COLOURS) { /* the overflow colour: its contacts may share bodies */
 #ifdef _OPENMP
 #pragma omp single
 #endif
-        {
-          double e = sweep_range(r, k, lo, hi, omega, fast, hot_level, &hot);
-          if (e > res) res = e;
-        }
-        continue;
-      }
-      /* this thread's share of the colour (its blocks share no body with the others') */
-      int from, to, my_hot = 0;
-      thread_share(lo, hi, &from, &to);
-      double e = sweep_range(r, k, from, to, omega, fast, hot_level, &my_hot);
-#ifdef _OPENMP
-#pragma omp critical(clt_relaxed_sweep)
-#endif
-      {
-        hot += my_hot;
-        if (e > res) res = e;
-      }
+        e = sweep_range(r, k, lo, hi, omega, fast, hot_level, &my_hot);
+      } else { /* this thread's share of the colour (its blocks share no body with the others') */
+        int from, to;
+        thread_share(lo, hi, &from, &to);
+        e = sweep_range(r, k, from, to, omega, fast, hot_level, &my_hot);
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
+      }
+      if (e > my_res) my_res = e;
+    }
+#ifdef _OPENMP
+#pragma omp critical(clt_relaxed_sweep)
+#endif
+    {
+      hot += my_hot;
+      if (my_res > res) res = my_res;
     }
   }
   if (hot_count) *hot_count = hot;
@@ -1253,7 +1288,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   if (!r) return;
   free(r->contacts), free(r->delta), free(r->slot), free(r->colour), free(r->order), free(r->ends), free(r->hot),
-      free(r->block_A), free(r->hot_list);
+      free(r->block_A), free(r->hot_list), free(r->share_kept);
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
   free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->box0), free(r->link), free(r->u0), free(r->bearing),
       free(r->shape_body);
