@@ -50,7 +50,8 @@
  * chosen at load time. Every instance evaluates the same IEEE operations in the same order as the
  * scalar code (no FMA: -ffp-contract=off), so the numbers do not depend on the instance or the
  * machine. The focused passes walk a list of the hot blocks (not a scan of every flag; on every
- * thread from RELAXED_LIST_PARALLEL_MIN hot blocks, a share of each colour per thread) and prefetch the
+ * thread from RELAXED_LIST_PARALLEL_MIN hot blocks, a share of each colour per thread, which the
+ * thread compacts in place as it visits it: 2026-11-23) and prefetch the
  * blocks and body slots a few visits ahead; the body updates are 4-lane vectors (2026-11-22, pile
  * 10³: CPU −5 % median, −7 % best of ten; same bits). The 3D blocks are built by build_block3 (one
  * rotation matrix per body and solve, the upper triangle of A_jj) and the warm start looks the
@@ -871,8 +872,7 @@ static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, b
 /* A focused pass over the hot list, colour by colour (list_share), serially or with each thread
  * taking an equal share of every colour (a barrier between colours; the overflow colour, whose
  * blocks may share bodies, on one thread); then the list keeps the blocks that stay hot, in order:
- * each share compacted itself, and the kept runs are moved together. The same numbers either way.
- * false: out of memory (nothing visited). */
+ * each share compacted itself, and the kept runs are moved together. The same numbers either way. */
 static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, double omega, bool fast, double hot_level,
                          int *hot_count) {
   double res = 0.0;
