@@ -824,6 +824,9 @@ static void hot_list_build(clt_relaxed_work_t *r, bool par) {
   r->hot_list_valid = true;
 }
 
+/* Where share t of nt equal shares of [lo, hi) starts (share nt: hi). */
+static int share_start(int lo, int hi, int t, int nt) { return lo + (int)((int64_t)(hi - lo) * t / nt); }
+
 /* The calling thread's equal share [*from, *to) of [lo, hi) (all of it outside a parallel region). */
 static void thread_share(int lo, int hi, int *from, int *to) {
   int t = 0, nt = 1;
@@ -831,8 +834,8 @@ static void thread_share(int lo, int hi, int *from, int *to) {
   t = omp_get_thread_num();
   nt = omp_get_num_threads();
 #endif
-  *from = lo + (int)((int64_t)(hi - lo) * t / nt);
-  *to = lo + (int)((int64_t)(hi - lo) * (t + 1) / nt);
+  *from = share_start(lo, hi, t, nt);
+  *to = share_start(lo, hi, t + 1, nt);
 }
 
 /* A focused pass over entries [from, to) of the hot list (blocks of one colour): the blocks that a
@@ -928,7 +931,7 @@ static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, doubl
     int lo = r->hot_start[c], hi = r->hot_start[c + 1];
     r->hot_start[c] = out;
     for (int t = 0; t < nt; t++) {
-      int from = lo + (int)((int64_t)(hi - lo) * t / nt), n = kept[(size_t)c * stride + t];
+      int from = share_start(lo, hi, t, nt), n = kept[(size_t)c * stride + t]; /* (thread_share's split) */
       if (n > 0 && from != out) memmove(list + out, list + from, (size_t)n * sizeof *list);
       out += n;
     }
