@@ -348,6 +348,8 @@ static int run(int argc, char **argv) {
   }
   free(args.sets);
   free(args.params);
+  /* the world holds the bodies now; the scene's own copies are not needed for the run */
+  clt_scene_release_bodies(scene);
 
   progress_t progress = {0};
   progress.enabled = !args.quiet && isatty(STDERR_FILENO);

@@ -76,6 +76,12 @@ const clt_body_def_t *clt_scene_body_def(const clt_scene_t *scene, int index);
 clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, void *log_user,
                                     clt_world_t **out, char *message, size_t message_size);
 
+/* Frees the scene's bodies as read (their definitions, shapes and names: several hundred bytes a
+ * body, the largest part of a scene of many bodies) once the world is built from them. Everything
+ * else stays: clt_scene_body_count keeps its value, clt_scene_body_def returns NULL, and
+ * clt_scene_create_world fails with CLT_ERR_INVALID_ARGUMENT. */
+void clt_scene_release_bodies(clt_scene_t *scene);
+
 /* The built-in default scene (also scenes/examples/default.json): a torque-free asymmetric body
  * spun about its intermediate axis (Dzhanibekov flips) next to a projectile; 3D, no contacts. */
 const char *clt_scene_default_json(void);

@@ -1843,6 +1843,18 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
 /* ---------------------------------------------------------------------------------------------
  * Public API */
 
+void clt_scene_release_bodies(clt_scene_t *scene) {
+  if (!scene || !scene->bodies) return;
+  for (int i = 0; i < scene->body_count; i++) {
+    if (!scene->bodies[i].shared_shapes) free(scene->bodies[i].shapes);
+    free(scene->bodies[i].name);
+  }
+  free(scene->bodies);
+  scene->bodies = NULL;
+  free(scene->bodies_by_name);
+  scene->bodies_by_name = NULL;
+}
+
 void clt_scene_destroy(clt_scene_t *scene) {
   if (!scene) return;
   free(scene->source);
@@ -1852,12 +1864,7 @@ void clt_scene_destroy(clt_scene_t *scene) {
   for (int i = 0; i < scene->material_count; i++) free(scene->material_names[i]);
   free(scene->material_names);
   free(scene->materials);
-  for (int i = 0; i < scene->body_count; i++) {
-    if (!scene->bodies[i].shared_shapes) free(scene->bodies[i].shapes);
-    free(scene->bodies[i].name);
-  }
-  free(scene->bodies);
-  free(scene->bodies_by_name);
+  clt_scene_release_bodies(scene);
   for (int i = 0; i < scene->joint_count; i++) free(scene->joints[i].name);
   free(scene->joints);
   for (int i = 0; i < scene->force_count; i++) free(scene->forces[i].name);
@@ -2023,7 +2030,7 @@ const clt_scene_output_t *clt_scene_output(const clt_scene_t *scene) { return &s
 const clt_world_def_t *clt_scene_world_def(const clt_scene_t *scene) { return &scene->world_def; }
 int clt_scene_body_count(const clt_scene_t *scene) { return scene->body_count; }
 const clt_body_def_t *clt_scene_body_def(const clt_scene_t *scene, int index) {
-  if (!scene || index < 0 || index >= scene->body_count) return NULL;
+  if (!scene || !scene->bodies || index < 0 || index >= scene->body_count) return NULL;
   return &scene->bodies[index].def;
 }
 
@@ -2041,6 +2048,11 @@ static clt_status_t world_failure(const clt_scene_t *scene, clt_world_t *world, 
 clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, void *log_user,
                                     clt_world_t **out, char *message, size_t message_size) {
   *out = NULL;
+  if (!scene->bodies && scene->body_count > 0) {
+    if (message && message_size)
+      snprintf(message, message_size, "%s: the scene's bodies were released (clt_scene_release_bodies)", scene->source);
+    return CLT_ERR_INVALID_ARGUMENT;
+  }
   clt_world_def_t wd = scene->world_def;
   wd.log = log;
   wd.log_user = log_user;

@@ -444,6 +444,27 @@ static void test_documented_example(void) {
   free(doc);
 }
 
+static void test_release_bodies(void) {
+  /* After the world is built the scene's bodies can go (clatter run does this): the count stays,
+   * the definitions are gone, and a second world cannot be built from the scene. */
+  clt_scene_t *s = parse(scene_relcp, NULL, 0, NULL, 0);
+  CHECK(s != NULL);
+  if (!s) return;
+  clt_world_t *world = NULL;
+  CHECK(clt_scene_create_world(s, NULL, NULL, &world, message, sizeof message) == CLT_OK);
+  CHECK(world && clt_world_body_count(world) == 2);
+  clt_world_destroy(world);
+  clt_scene_release_bodies(s);
+  clt_scene_release_bodies(s); /* twice is harmless */
+  CHECK(clt_scene_body_count(s) == 2);
+  CHECK(clt_scene_body_def(s, 0) == NULL);
+  CHECK(clt_scene_name(s) != NULL && clt_scene_json(s) != NULL && clt_scene_time_step(s) == 0.01);
+  world = NULL;
+  CHECK(clt_scene_create_world(s, NULL, NULL, &world, message, sizeof message) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(world == NULL && strstr(message, "released") != NULL);
+  clt_scene_destroy(s);
+}
+
 int main(void) {
   test_mapping_3d();
   test_documented_example();
@@ -453,5 +474,6 @@ int main(void) {
   test_relcp_keys();
   test_default_scene();
   test_examples_parse();
+  test_release_bodies();
   return clt_test_finish();
 }
