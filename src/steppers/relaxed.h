@@ -35,8 +35,8 @@ typedef struct clt_relaxed_work_t {
   int contact_capacity;
   clt_relaxed_contact_t *contacts; /* in colour order */
   double *delta;                   /* Δ_j by contact index */
-  double *block_A;                 /* 6 per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11 12 22), read by
-                                      the blocks that are not exact */
+  double *block_A;                 /* 6 per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11 12 22), written
+                                      and read only for the blocks that are not exact */
   int *colour;                     /* by contact index */
   int *order;                      /* contact index by slot (clt_colour_pairs) */
   int *ends;                       /* 2 per contact: its dynamic bodies (or −1), the colouring's input */

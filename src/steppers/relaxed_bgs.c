@@ -499,18 +499,21 @@ static void build_block(const clt_world_t *world, const clt_step_work_t *w, clt_
         A[p][q] += im[0] * clt_v3_dot(dir[p], dir[q]) + im[DV_ANG] * ang[p][0] * ang[q][0] +
                    im[DV_ANG + 1] * ang[p][1] * ang[q][1] + im[DV_ANG + 2] * ang[p][2] * ang[q][2];
   }
-  block_A[0] = A[0][0];
-  block_A[1] = A[0][1];
-  block_A[2] = A[0][2];
-  block_A[3] = A[1][1];
-  block_A[4] = A[1][2];
-  block_A[5] = A[2][2];
   double an = A[0][0], at = dim == 3 ? 0.5 * (A[1][1] + A[2][2]) : A[1][1];
   /* a block between two non-dynamic bodies never gets here (collide skips such pairs); guard */
   if (!(an > 0.0)) an = 1.0;
   if (!(at > 0.0)) at = an;
   double off = fabs(A[0][1]) + fabs(A[0][2]) + fabs(A[1][2]) + (dim == 3 ? fabs(A[1][1] - A[2][2]) : 0.0);
   ct->exact = off <= 1e-12 * (an + at);
+  if (!ct->exact) { /* only the inexact blocks read A_jj (block_update): an exact block leaves its
+                       slot untouched, and a pile of spheres never maps these pages */
+    block_A[0] = A[0][0];
+    block_A[1] = A[0][1];
+    block_A[2] = A[0][2];
+    block_A[3] = A[1][1];
+    block_A[4] = A[1][2];
+    block_A[5] = A[2][2];
+  }
   ct->sqrt_n = sqrt(an);
   ct->sqrt_t = sqrt(at);
   ct->mu = c->friction;
@@ -600,13 +603,13 @@ static void build_block3(const clt_world_t *world, const clt_step_work_t *w, clt
               im[DV_ANG + 1] * ang[p][1] * ang[q][1] + im[DV_ANG + 2] * ang[p][2] * ang[q][2];
     }
   }
-  memcpy(block_A, A, sizeof A);
   double an = A[0], at = 0.5 * (A[3] + A[5]);
   if (!(an > 0.0)) an = 1.0;
   if (!(at > 0.0)) at = an;
   double off = fabs(A[1]) + fabs(A[2]) + fabs(A[4]) + fabs(A[3] - A[5]);
   ct->exact = off <= 1e-12 * (an + at);
-  if (!ct->exact) { /* σ reads the lower triangle too: the general builder (the same numbers) */
+  if (!ct->exact) { /* σ reads the lower triangle too: the general builder (the same numbers, and
+                       it stores A_jj) */
     build_block(world, w, r, j, ct, block_A, 3);
     return;
   }
