@@ -83,7 +83,10 @@ static double column_value(const clt_diagnostics_t *d, int column) {
 }
 
 #define DIAG_BUFFER_ROWS 4096
-#define TRAJ_BUFFER_BYTES (8u << 20)
+/* Frames are buffered up to about a trajectory chunk (1 MB, open_series) before they are appended:
+ * more buffering saves no write and is memory held for the run (8 MB made 7.6 MB more peak RSS in a
+ * `clatter run` of the 8·10³ pile). At least one frame is buffered, at most 1 024. */
+#define TRAJ_BUFFER_BYTES (1u << 20)
 
 enum { TRAJ_STEP, TRAJ_TIME, TRAJ_POSITION, TRAJ_ORIENTATION, TRAJ_VELOCITY, TRAJ_ANGULAR, TRAJ_COUNT };
 
