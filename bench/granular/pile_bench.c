@@ -8,17 +8,24 @@
  * usage: pile_bench SCENE.json [--param NAME=VALUE ...] [--set PATH=VALUE ...] [--steps K]
  *                   [--every M]   (print a step line every M steps; 0: none)
  *                   [--dump FILE] (the final positions and velocities, 6 doubles per body, raw:
- *                                  to compare two builds body by body) */
+ *                                  to compare two builds body by body)
+ *                   [--memory]    (the resident size of each workspace array at the end, largest first) */
+#define _DEFAULT_SOURCE /* mincore */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clatter/scene.h"
 #include "collision/broadphase.h"
 #include "dynamics/world_internal.h"
+#include "steppers/relaxed.h"
 #include "steppers/rows.h"
 
 static double now(void) {
@@ -57,12 +64,78 @@ static int compare_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* --memory: the resident size of each workspace array at the end of the run (arrays that only grow
+ * keep the pages of their peak): its allocation (malloc_usable_size) and how much of it is in
+ * memory (mincore), largest first, against the process's whole resident anonymous memory
+ * (/proc/self/smaps). */
+typedef struct named_t {
+  const char *name;
+  const void *ptr;
+  long size, resident; /* bytes */
+} named_t;
+
+static int compare_resident(const void *a, const void *b) {
+  long x = ((const named_t *)a)->resident, y = ((const named_t *)b)->resident;
+  return (x < y) - (x > y);
+}
+
+static long anonymous_resident_kb(void) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return 0;
+  char line[512];
+  bool anon = false;
+  long total = 0, kb;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long a, b;
+    char perms[8], path[256] = "";
+    if (sscanf(line, "%lx-%lx %7s", &a, &b, perms) == 3) { /* a mapping's first line */
+      if (sscanf(line, "%*s %*s %*s %*s %*s %255s", path) != 1) path[0] = '\0';
+      anon = path[0] == '\0' || strcmp(path, "[heap]") == 0;
+    } else if (anon && sscanf(line, "Rss: %ld kB", &kb) == 1) {
+      total += kb;
+    }
+  }
+  fclose(f);
+  return total;
+}
+
+static void memory_map(named_t *known, int known_count, int bodies) {
+  long page = sysconf(_SC_PAGESIZE), sum = 0;
+  for (int i = 0; i < known_count; i++) {
+    known[i].size = known[i].ptr ? (long)malloc_usable_size((void *)known[i].ptr) : 0;
+    known[i].resident = 0;
+    if (known[i].size < page) continue; /* small: in the heap with others */
+    uintptr_t lo = (uintptr_t)known[i].ptr & ~(uintptr_t)(page - 1);
+    uintptr_t hi = ((uintptr_t)known[i].ptr + (uintptr_t)known[i].size + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
+    size_t pages = (hi - lo) / (uintptr_t)page;
+    unsigned char *v = malloc(pages);
+    if (v && mincore((void *)lo, hi - lo, v) == 0)
+      for (size_t k = 0; k < pages; k++) known[i].resident += (v[k] & 1) ? page : 0;
+    free(v);
+    sum += known[i].resident;
+  }
+  qsort(known, (size_t)known_count, sizeof *known, compare_resident);
+  printf("memory_map begin (resident kB, B a body, allocated kB, array)\n");
+  for (int i = 0; i < known_count; i++)
+    if (known[i].resident >= 64 * 1024)
+      printf("  %8ld %7.0f %8ld %s\n", known[i].resident / 1024, (double)known[i].resident / bodies,
+             known[i].size / 1024, known[i].name);
+  long total = anonymous_resident_kb();
+  printf("memory_map end: anonymous resident %ld kB (%.0f B a body), in the arrays above %ld kB, elsewhere %ld kB "
+         "(%.0f B a body)\n",
+         total, 1024.0 * total / bodies, sum / 1024, total - sum / 1024, (1024.0 * total - (double)sum) / bodies);
+}
+
 int main(int argc, char **argv) {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024); /* as clatter run does (tools/main.c) */
+#endif
   const char *scene_path = NULL;
   const char *sets[64], *params[64];
   int set_count = 0, param_count = 0;
   long steps = 100, every = 0;
   const char *dump_path = NULL;
+  bool memory = false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--param") == 0 && i + 1 < argc && param_count < 64) {
       params[param_count++] = argv[++i];
@@ -72,12 +145,14 @@ int main(int argc, char **argv) {
       steps = atol(argv[++i]);
     } else if (strcmp(argv[i], "--every") == 0 && i + 1 < argc) {
       every = atol(argv[++i]);
+    } else if (strcmp(argv[i], "--memory") == 0) {
+      memory = true;
     } else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
       dump_path = argv[++i];
     } else if (argv[i][0] != '-' && !scene_path) {
       scene_path = argv[i];
     } else {
-      fprintf(stderr, "usage: pile_bench SCENE.json [--param N=V] [--set P=V] [--steps K] [--every M] [--dump FILE]\n");
+      fprintf(stderr, "usage: pile_bench SCENE.json [--param N=V] [--set P=V] [--steps K] [--every M] [--dump FILE] [--memory]\n");
       return 2;
     }
   }
@@ -104,6 +179,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   double t_build = now() - t0, cpu_build = cpu_now() - c0;
+  clt_scene_release_bodies(scene); /* as clatter run does */
   long rss_world = current_rss_kb();
   int n = clt_world_body_count(world);
   printf("bodies %d\nparse_s %.6f\nbuild_s %.6f\nparse_cpu_s %.6f\nbuild_cpu_s %.6f\n", n, t_parse, t_build,
@@ -203,6 +279,83 @@ int main(int argc, char **argv) {
            w->memory_capacity, w->report_capacity, sizeof(clt_contact_memory_t), sizeof(clt_contact_info_t));
     printf("broadphase_entry_capacity %d\nbroadphase_pair_capacity %d\nbroadphase_bucket_capacity %d\n",
            w->broadphase.entry_capacity, w->broadphase.pair_capacity, w->broadphase.bucket_capacity);
+  }
+  if (memory) {
+    clt_relaxed_work_t *r = w ? w->relaxed : NULL;
+    clt_broadphase_t *bp = w ? &w->broadphase : NULL;
+    named_t known[] = {
+        {"world bodies", world->bodies, 0, 0},
+        {"world states", world->states, 0, 0},
+        {"world backup", world->backup, 0, 0},
+        {"world force_acc", world->force_acc, 0, 0},
+        {"world torque_acc", world->torque_acc, 0, 0},
+        {"world shape_desc", world->shape_desc, 0, 0},
+        {"work inv_linear", w ? w->inv_linear : NULL, 0, 0},
+        {"work inv_angular", w ? w->inv_angular : NULL, 0, 0},
+        {"work dp", w ? w->dp : NULL, 0, 0},
+        {"work contacts", w ? w->contacts : NULL, 0, 0},
+        {"work b", w ? w->b : NULL, 0, 0},
+        {"work z", w ? w->z : NULL, 0, 0},
+        {"work w", w ? w->w : NULL, 0, 0},
+        {"work ipiv", w ? w->ipiv : NULL, 0, 0},
+        {"work block_start", w ? w->block_start : NULL, 0, 0},
+        {"work proxies", w ? w->proxies : NULL, 0, 0},
+        {"work memory", w ? w->memory : NULL, 0, 0},
+        {"work next_memory", w ? w->next_memory : NULL, 0, 0},
+        {"work body_start", w ? w->body_start : NULL, 0, 0},
+        {"work body_list", w ? w->body_list : NULL, 0, 0},
+        {"broadphase entries", bp ? bp->entries : NULL, 0, 0},
+        {"broadphase bucket_start", bp ? bp->bucket_start : NULL, 0, 0},
+        {"broadphase sort_buffer", bp ? bp->sort_buffer : NULL, 0, 0},
+        {"broadphase column_key", bp ? bp->column_key : NULL, 0, 0},
+        {"broadphase pair_buffer", bp ? bp->pair_buffer : NULL, 0, 0},
+        {"broadphase pairs", bp ? bp->pairs : NULL, 0, 0},
+        {"broadphase kept", bp ? bp->kept : NULL, 0, 0},
+        {"relaxed contacts", r ? r->contacts : NULL, 0, 0},
+        {"relaxed delta", r ? r->delta : NULL, 0, 0},
+        {"relaxed block_A", r ? r->block_A : NULL, 0, 0},
+        {"relaxed colour", r ? r->colour : NULL, 0, 0},
+        {"relaxed order", r ? r->order : NULL, 0, 0},
+        {"relaxed ends", r ? r->ends : NULL, 0, 0},
+        {"relaxed slot", r ? r->slot : NULL, 0, 0},
+        {"relaxed hot", r ? r->hot : NULL, 0, 0},
+        {"relaxed hot_list", r ? r->hot_list : NULL, 0, 0},
+        {"relaxed dv", r ? r->dv : NULL, 0, 0},
+        {"relaxed inv", r ? r->inv : NULL, 0, 0},
+        {"relaxed rot", r ? r->rot : NULL, 0, 0},
+        {"relaxed dyn", r ? r->dyn : NULL, 0, 0},
+        {"relaxed mask", r ? r->mask : NULL, 0, 0},
+        {"relaxed own", r ? r->own : NULL, 0, 0},
+        {"relaxed slack", r ? r->slack : NULL, 0, 0},
+        {"relaxed vlo", r ? r->vlo : NULL, 0, 0},
+        {"relaxed vhi", r ? r->vhi : NULL, 0, 0},
+        {"relaxed vt", r ? r->vt : NULL, 0, 0},
+        {"relaxed ext", r ? r->ext : NULL, 0, 0},
+        {"relaxed u0", r ? r->u0 : NULL, 0, 0},
+        {"relaxed box0", r ? r->box0 : NULL, 0, 0},
+        {"relaxed shape_body", r ? r->shape_body : NULL, 0, 0},
+        {"relaxed link", r ? r->link : NULL, 0, 0},
+        {"relaxed own_pairs", r ? r->own_pairs : NULL, 0, 0},
+        {"relaxed own_bodies", r ? r->own_bodies : NULL, 0, 0},
+        {"relaxed demand", r ? r->demand : NULL, 0, 0},
+        {"relaxed solved", r ? r->solved : NULL, 0, 0},
+        {"relaxed round_memory", r ? r->round_memory : NULL, 0, 0},
+        {"relaxed reuse_pose", r ? r->reuse_pose : NULL, 0, 0},
+        {"relaxed reuse_allow", r ? r->reuse_allow : NULL, 0, 0},
+        {"relaxed reuse_reach", r ? r->reuse_reach : NULL, 0, 0},
+        {"relaxed placed", r ? r->placed : NULL, 0, 0},
+        {"relaxed bearing", r ? r->bearing : NULL, 0, 0},
+        {"relaxed demanded", r ? r->demanded : NULL, 0, 0},
+        {"relaxed ext_changed", r ? r->ext_changed : NULL, 0, 0},
+        {"relaxed reuse_type", r ? r->reuse_type : NULL, 0, 0},
+        {"work row_minv", w ? w->row_minv : NULL, 0, 0},
+        {"work scratch", w ? w->scratch : NULL, 0, 0},
+        {"broadphase block", bp ? bp->block : NULL, 0, 0},
+        {"broadphase large", bp ? bp->large : NULL, 0, 0},
+        {"world names", world->names, 0, 0},
+        {"world body_extras", world->body_extras, 0, 0},
+    };
+    memory_map(known, (int)(sizeof known / sizeof known[0]), n);
   }
   clt_world_destroy(world);
   clt_scene_destroy(scene);
