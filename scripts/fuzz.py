@@ -61,6 +61,8 @@ def mutate_tree(rng, doc):
         try:
             for k in p[:-1]:
                 parent = parent[k]
+            if not isinstance(parent, (dict, list)):  # an earlier mutation of this case replaced it
+                continue
             key, r = p[-1], rng.random()
             if r < 0.55:
                 value, current = rng.choice(WEIRD), parent[key]
