@@ -152,7 +152,8 @@ int main(int argc, char **argv) {
     } else if (argv[i][0] != '-' && !scene_path) {
       scene_path = argv[i];
     } else {
-      fprintf(stderr, "usage: pile_bench SCENE.json [--param N=V] [--set P=V] [--steps K] [--every M] [--dump FILE] [--memory]\n");
+      fprintf(stderr, "usage: pile_bench SCENE.json [--param N=V] [--set P=V] [--steps K] [--every M] [--dump FILE]"
+                      " [--memory]\n");
       return 2;
     }
   }
