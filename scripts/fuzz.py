@@ -6,17 +6,20 @@ with a message naming the file), and never with a sanitizer report, a signal, an
 non-zero status without a message, or a hang (--timeout). Failing inputs are kept in OUT with
 their stderr (bad_SEED_CASE.* and .err). Outside CI: a few minutes per thousand cases.
 
-  scene  `clatter run CASE.json --max-steps 3`: the scenes under scenes/, mutated as JSON trees (a
+  scene  `clatter run CASE.json --max-steps 3`: the scenes (--scenes), mutated as JSON trees (a
          value replaced by another type, a huge, negative, zero or non-finite number, a key
          deleted or duplicated under another name, an array element appended) or as text
          (truncated, bytes overwritten).
-  lcp    `clatter lcp [--solver S] --max-iterations 300 CASE`: the files of ../shared/data (Siconos
+  lcp    `clatter lcp [--solver S] --max-iterations 300 CASE`: the shared data files (Siconos
          .dat by tokens and truncation, FCLIB .hdf5 by overwritten bytes and truncation).
-  run    `clatter info CASE.h5` and `clatter run --resume CASE.h5 --max-steps 2`: the run file of
+  run    `clatter info CASE.h5` and `clatter run --resume CASE.h5 --max-steps 3`: the run file of
          3 steps of scenes/examples/default.json (interrupted, a checkpoint each step) with
          overwritten bytes or truncated.
 
 usage: scripts/fuzz.py MODE CLATTER_BINARY [--cases N] [--seed S] [--out DIR] [--timeout SECONDS]
+                      [--max-steps K] [--scenes GLOB]
+       (--scenes: the scene files to mutate, default scenes/**/*.json; the problem files are read
+       from $CLATTER_SHARED_DIR/data, default ../shared/data beside the checkout)
 e.g.   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLATTER_SANITIZE=ON
        cmake --build build-asan --target clatter_cli && scripts/fuzz.py scene build-asan/clatter
 """
@@ -130,13 +133,13 @@ def run_case(rng, sources):
     return src, ".h5", overwrite_bytes(rng, data, rng.randint(1, 16))
 
 
-def commands(mode, binary, case, out, rng):
+def commands(mode, binary, case, out, rng, max_steps):
     if mode == "scene":
-        return [[binary, "run", case, "-o", os.path.join(out, "case_out.h5"), "--quiet", "--max-steps", "3"]]
+        return [[binary, "run", case, "-o", os.path.join(out, "case_out.h5"), "--quiet", "--max-steps", max_steps]]
     if mode == "lcp":
         solver = rng.choice(["lemke", "bgs", "apgd", "bbpgd", "mprgp", "nsgs", None])
         return [[binary, "lcp", "--max-iterations", "300"] + (["--solver", solver] if solver else []) + [case]]
-    return [[binary, "info", case], [binary, "run", "--resume", case, "--max-steps", "2", "--quiet"]]
+    return [[binary, "info", case], [binary, "run", "--resume", case, "--max-steps", max_steps, "--quiet"]]
 
 
 def main():
@@ -147,6 +150,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=None)
     ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--max-steps", default="3")
+    ap.add_argument("--scenes", default=os.path.join(ROOT, "scenes", "**", "*.json"))
     a = ap.parse_args()
     binary = os.path.abspath(a.binary)
     out = a.out or os.path.join(os.getcwd(), f"fuzz-{a.mode}")
@@ -154,9 +159,10 @@ def main():
     rng = random.Random(a.seed)
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=1", UBSAN_OPTIONS="print_stacktrace=1", OMP_NUM_THREADS="1")
     if a.mode == "scene":
-        sources, make = sorted(glob.glob(os.path.join(ROOT, "scenes", "**", "*.json"), recursive=True)), scene_case
+        sources, make = sorted(glob.glob(a.scenes, recursive=True)), scene_case
     elif a.mode == "lcp":
-        data_dir = os.path.join(os.path.dirname(ROOT), "shared", "data")
+        shared = os.environ.get("CLATTER_SHARED_DIR") or os.path.join(os.path.dirname(ROOT), "shared")
+        data_dir = os.path.join(shared, "data")
         sources = sorted(f for f in glob.glob(os.path.join(data_dir, "*", "*"))
                          if f.endswith((".dat", ".hdf5")) and os.path.getsize(f) < 400000)
         make = lcp_case
@@ -177,7 +183,7 @@ def main():
             os.remove(stale)
         with open(case, "wb") as f:
             f.write(data)
-        for cmd in commands(a.mode, binary, case, out, rng):
+        for cmd in commands(a.mode, binary, case, out, rng, a.max_steps):
             if a.mode == "run":  # --resume appends to the file: work on a copy
                 shutil.copy(case, case + ".work")
                 cmd = [c if c != case else case + ".work" for c in cmd]
