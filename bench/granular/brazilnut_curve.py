@@ -19,8 +19,16 @@ whole run, required <= 60 (--limit); run at least 100 shakes for "and stays ther
 (bench/granular/brazilnut does by default). A run longer than --window seconds (default 50, the
 protocol of SPEC.md section 8) also gets the same result over its first --window seconds alone.
 
+--bed also gives the result of a second test that leaves out the grains in flight: a small body
+whose surface is farther than --gap (default 0.02 d) from every other body (grain, large body, the
+container's floor and walls) at the sampled frame is not in any layer of the bed. At Γ = 4 and
+e_N = 0.5 grains that rebound off the rising bed fly metres above it (up to 15 m/s relative to the
+container was seen in 3D), and one of them over the large body fails the literal test whatever
+the bed does. A grain resting on the large body's cap touches it and still counts. Only the
+literal test is the issue's; --bed is reported beside it.
+
 Usage: brazilnut_curve.py OUT.h5 [--large NAME] [--sample compact|phase] [--window S] [--until S]
-                          [--diameter mean|max] [--csv FILE] [--png FILE]
+                          [--diameter mean|max] [--bed] [--gap G] [--csv FILE] [--png FILE]
 """
 import argparse
 import json
@@ -28,6 +36,39 @@ import sys
 
 import h5py
 import numpy as np
+
+
+def flight_free_margin(f, scene, dim, t, z, large, small, kinematic, first, radius, d, gap):
+    """Per frame, the top-layer margin over the small bodies that touch something (within gap)."""
+    pos = f["trajectory/position"][:len(t), :, :dim]
+    axis = dim - 1
+    r = np.array([radius[first[i]] for i in small])
+    rl = radius[first[large]]
+    # the container: its floor top at its reference height, inner half width from its side walls
+    # (the boxes of bench/granular/brazilnut_scene.py and scenes/papers/brazilnut*.json)
+    half_width = None
+    for b in scene["bodies"]:
+        if b.get("motion") and "shapes" in b:
+            inner = [abs(sh["position"][0]) - sh["half_extents"][0] for sh in b["shapes"]
+                     if abs(sh["position"][0]) > 1e-9 and abs(sh.get("angle", 0)) < 1e-12]
+            if inner:
+                half_width = min(inner)
+    ref = pos[:, kinematic[0], :] if kinematic else np.zeros((len(t), dim))
+    out = np.empty(len(t))
+    for k in range(len(t)):
+        p = pos[k, small, :] - ref[k]
+        pl = pos[k, large, :] - ref[k]
+        dist = np.sqrt(((p[:, None, :] - p[None, :, :]) ** 2).sum(axis=2))
+        np.fill_diagonal(dist, np.inf)
+        touch = (dist - r[:, None] - r[None, :] <= gap).any(axis=1)
+        touch |= np.sqrt(((p - pl) ** 2).sum(axis=1)) - r - rl <= gap
+        touch |= p[:, axis] - r <= gap
+        if half_width is not None:
+            for c in range(dim - 1):
+                touch |= half_width - np.abs(p[:, c]) - r <= gap
+        zs = p[touch, axis]
+        out[k] = pl[axis] - (zs.max() - d) if len(zs) else np.inf
+    return out
 
 
 def main():
@@ -45,6 +86,10 @@ def main():
                     help="use only the frames up to UNTIL seconds (e.g. the first 50 s of a 100-shake run)")
     ap.add_argument("--window", type=float, default=50.0,
                     help="also report the result over the first WINDOW seconds (SPEC.md 8: 50 s)")
+    ap.add_argument("--bed", action="store_true",
+                    help="also the test without the grains in flight (touching no other body)")
+    ap.add_argument("--gap", type=float, default=0.02,
+                    help="--bed: a grain farther than GAP small diameters from every body is in flight")
     a = ap.parse_args()
 
     f = h5py.File(a.run, "r")
@@ -106,6 +151,14 @@ def main():
         return None
 
     first_top = first_for_good(samples)
+    bed_margin = None
+    if a.bed:
+        bed_margin = flight_free_margin(f, scene, dim, t, z, large, small, kinematic, first, radius, d, a.gap * d)
+        bed_first = None
+        for j, (_, i) in enumerate(samples):
+            if all(bed_margin[ii] > 0 for _, ii in samples[j:]):
+                bed_first = samples[j][0]
+                break
     window = [(s, i) for s, i in samples if t[i] <= a.window + 1e-9]
     first_window = first_for_good(window) if t[-1] > a.window + 1e-9 else None
 
@@ -130,6 +183,12 @@ def main():
     else:
         print(f"RESULT: in the top layer from shake {first_top:.2f} on (and at every later sample): "
               f"{'PASS' if ok else 'FAIL'} (limit {a.limit:g})")
+    if a.bed:
+        yes = sum(1 for _, i in samples if bed_margin[i] > 0)
+        print(f"without the grains in flight (--bed, gap {a.gap:g} d): in the top layer at {yes} of {len(samples)} "
+              f"samples; " + (f"from shake {bed_first:.2f} on: {'PASS' if bed_first <= a.limit else 'FAIL'}"
+                              if bed_first is not None else "not for good: FAIL") +
+              " (not the issue's test)")
     if t[-1] > a.window + 1e-9:
         nw = a.window * freq
         if first_window is None:

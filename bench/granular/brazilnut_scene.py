@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Writes a Brazil-nut scene variant (SPEC.md section 8, issue [granular] "and stays there" study).
 
-The committed scene scenes/papers/brazilnut.json is a body grid (monodisperse disks). This script
+The committed scenes are body grids of monodisperse grains: scenes/papers/brazilnut.json (3D, the
+geometry of --dim 3 --nut-d 4 --nut-rho 500 --gamma 3 --width 2.6, with the grid's jitter instead of
+this script's) and brazilnut2d.json (the 2D scene of sessions 2-16, this script's defaults). This script
 writes variants that a grid cannot express: grains of several sizes (uniform radii in
 [1 - s, 1 + s] r, or a 50/50 bidisperse mix), side walls slanted outwards or inwards, a nut of
 another size or density, and 3D (spheres in a square box). Grains are placed row by row (layer by
@@ -138,7 +140,7 @@ def main():
         bodies.append({"name": f"grain{k}", "position": q,
                        "shape": {"type": "disk" if a.dim == 2 else "sphere", "radius": round(radii[k], 6)}})
 
-    desc = (f"Variant of scenes/papers/brazilnut.json written by bench/granular/brazilnut_scene.py "
+    desc = (f"Variant of scenes/papers/{'brazilnut2d' if a.dim == 2 else 'brazilnut'}.json written by bench/granular/brazilnut_scene.py "
             f"(options: {vars(a)}): {a.dim}D, {a.n} grains ({a.grains}, mean radius "
             f"{sum(radii) / len(radii):.4f} m, {min(radii):.4f}..{max(radii):.4f} m), nut radius {R:g} m "
             f"density {a.nut_rho:g}, container {width:g} m wide at the floor, walls {a.wall_angle:g} deg from "

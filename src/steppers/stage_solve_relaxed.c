@@ -513,7 +513,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     const clt_body_state_t *s = &world->states[i];
     /* the velocity the step moves it with: 0 for a static body, a kinematic one's mean over the
      * step (clt_body_velocity6; a shaken container's differs from its velocity at t by up to
-     * ½|a|h, 1.9 m/s in scenes/papers/brazilnut.json) */
+     * ½|a|h: 1.5 m/s in scenes/papers/brazilnut.json, 2.0 m/s in brazilnut2d.json) */
     double v6[6];
     clt_body_velocity6(world, i, v6);
     double *u = r->u0 + 3 * (size_t)i;

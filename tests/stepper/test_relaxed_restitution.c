@@ -1,6 +1,6 @@
 /* Restitution and kinematic bodies under the `relaxed` scheme (SPEC.md §1 "Restitution", §0 body
  * kinds; docs/stepping.md "Restitution (the exact rule)", "The relaxed scheme"): what the Brazil-nut
- * scene (scenes/papers/brazilnut.json) relies on.
+ * scenes (scenes/papers/brazilnut.json, brazilnut2d.json) rely on.
  *  1. A ball dropped on a kinematic floor (at rest) with e_N = 0.5 rebounds at half its impact speed.
  *  2. A kinematic floor moving up at constant speed carries a resting body at that speed.
  *  3. A floor shaken vertically below 1 g (Γ = Aω²/g = 0.4) carries a resting body along x(t)
