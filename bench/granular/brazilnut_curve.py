@@ -38,21 +38,23 @@ import h5py
 import numpy as np
 
 
-def flight_free_margin(f, scene, dim, t, z, large, small, kinematic, first, radius, d, gap):
+def flight_free_margin(f, scene, dim, t, large, small, kinematic, first, radius, d, gap):
     """Per frame, the top-layer margin over the small bodies that touch something (within gap)."""
     pos = f["trajectory/position"][:len(t), :, :dim]
     axis = dim - 1
     r = np.array([radius[first[i]] for i in small])
     rl = radius[first[large]]
-    # the container: its floor top at its reference height, inner half width from its side walls
-    # (the boxes of bench/granular/brazilnut_scene.py and scenes/papers/brazilnut*.json)
-    half_width = None
+    # the container: its floor top at its reference height, per horizontal axis the inner half
+    # width from its upright side walls (the boxes of bench/granular/brazilnut_scene.py and
+    # scenes/papers/brazilnut*.json; slanted walls are not used)
+    half_width = [None] * (dim - 1)
     for b in scene["bodies"]:
         if b.get("motion") and "shapes" in b:
-            inner = [abs(sh["position"][0]) - sh["half_extents"][0] for sh in b["shapes"]
-                     if abs(sh["position"][0]) > 1e-9 and abs(sh.get("angle", 0)) < 1e-12]
-            if inner:
-                half_width = min(inner)
+            for c in range(dim - 1):
+                inner = [abs(sh["position"][c]) - sh["half_extents"][c] for sh in b["shapes"]
+                         if abs(sh["position"][c]) > 1e-9 and abs(sh.get("angle", 0)) < 1e-12]
+                if inner:
+                    half_width[c] = min(inner)
     ref = pos[:, kinematic[0], :] if kinematic else np.zeros((len(t), dim))
     out = np.empty(len(t))
     for k in range(len(t)):
@@ -63,9 +65,9 @@ def flight_free_margin(f, scene, dim, t, z, large, small, kinematic, first, radi
         touch = (dist - r[:, None] - r[None, :] <= gap).any(axis=1)
         touch |= np.sqrt(((p - pl) ** 2).sum(axis=1)) - r - rl <= gap
         touch |= p[:, axis] - r <= gap
-        if half_width is not None:
-            for c in range(dim - 1):
-                touch |= half_width - np.abs(p[:, c]) - r <= gap
+        for c, hw in enumerate(half_width):
+            if hw is not None:
+                touch |= hw - np.abs(p[:, c]) - r <= gap
         zs = p[touch, axis]
         out[k] = pl[axis] - (zs.max() - d) if len(zs) else np.inf
     return out
@@ -143,22 +145,18 @@ def main():
             i = int(frames[np.argmin(top[frames])])
         samples.append((shakes[i], i))
         k += 1
-    def first_for_good(smp):
-        """First sampled shake from which the criterion holds at every later sample."""
+    def first_for_good(smp, m=margin):
+        """First sampled shake from which margin m > 0 at every later sample."""
         for j, (_, i) in enumerate(smp):
-            if all(margin[ii] > 0 for _, ii in smp[j:]):
+            if all(m[ii] > 0 for _, ii in smp[j:]):
                 return smp[j][0]
         return None
 
     first_top = first_for_good(samples)
     bed_margin = None
     if a.bed:
-        bed_margin = flight_free_margin(f, scene, dim, t, z, large, small, kinematic, first, radius, d, a.gap * d)
-        bed_first = None
-        for j, (_, i) in enumerate(samples):
-            if all(bed_margin[ii] > 0 for _, ii in samples[j:]):
-                bed_first = samples[j][0]
-                break
+        bed_margin = flight_free_margin(f, scene, dim, t, large, small, kinematic, first, radius, d, a.gap * d)
+        bed_first = first_for_good(samples, bed_margin)
     window = [(s, i) for s, i in samples if t[i] <= a.window + 1e-9]
     first_window = first_for_good(window) if t[-1] > a.window + 1e-9 else None
 
