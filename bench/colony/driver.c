@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -29,6 +30,9 @@ typedef struct options_t {
   const char *sets[64];
   int set_count;
   long long seed;         /* < 0: the scene's */
+  const char *checkpoint; /* NULL: none */
+  double checkpoint_every; /* wall seconds between checkpoints (besides each generation's end) */
+  const char *resume;     /* NULL: a new run */
 } options_t;
 
 typedef struct growth_t {
@@ -54,8 +58,12 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: colony_bench [--scene FILE] [--generations G] [--model relcp|snsd|multisphere:N]\n"
           "                    [--budget SECONDS] [--csv FILE] [--seed S] [--set json.path=value]...\n"
+          "                    [--checkpoint FILE [--checkpoint-every SECONDS]] [--resume FILE]\n"
           "Grows the colony of the scene (default scenes/papers/colony.json) from its seed cell for G\n"
-          "generations (until 2^G cells) or until the wall-time budget is spent. See bench/colony/README.md.\n");
+          "generations (until 2^G cells) or until the wall-time budget is spent. --checkpoint writes the\n"
+          "run's state at the end of every generation, every --checkpoint-every seconds (default 600) and\n"
+          "at the end; --resume continues such a run bit for bit (same scene and options).\n"
+          "See bench/colony/README.md.\n");
 }
 
 static char *read_text(const char *path) {
@@ -152,11 +160,134 @@ static void add(window_t *w, int cells, const clt_diagnostics_t *d, double wall,
   if (d->constraints > w->max_constraints) w->max_constraints = d->constraints;
 }
 
+/* ---- checkpoints (--checkpoint, --resume) ----
+ * One file: magic "CLTCOLBK", version, the run's identity (FNV-1a 64 of the scene file, the --set
+ * overrides with --model, and the colony seed), the driver's counters, the colony's and the
+ * world's state blobs (clatter/colony.h, clatter/world.h: native byte order, the same build), and
+ * an FNV-1a 64 checksum of all the bytes before it. Written to FILE.tmp and renamed, so a run
+ * killed while writing keeps its previous checkpoint. */
+#define CHECKPOINT_VERSION 1u
+
+typedef struct run_state_t {
+  int32_t completed, target;
+  window_t total, gen;
+  double elapsed_wall; /* wall seconds of the run so far, every segment */
+  int64_t csv_bytes;   /* the CSV's length at the checkpoint (a resumed run cuts the rows after it) */
+  int64_t step;
+} run_state_t;
+
+typedef struct checkpoint_header_t {
+  char magic[8];
+  uint32_t version, reserved;
+  uint64_t identity;
+  run_state_t run;
+  uint64_t colony_size, world_size;
+} checkpoint_header_t;
+
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++) {
+    h ^= p[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+static uint64_t run_identity(const char *scene_file_text, const options_t *o, uint64_t seed) {
+  uint64_t h = fnv(14695981039346656037ull, scene_file_text, strlen(scene_file_text) + 1);
+  for (int i = 0; i < o->set_count; i++) h = fnv(h, o->sets[i], strlen(o->sets[i]) + 1);
+  return fnv(h, &seed, sizeof seed);
+}
+
+/* 0 on success; otherwise the reason in why. */
+static int write_checkpoint(const char *path, uint64_t identity, const run_state_t *rs, const clt_colony_t *colony,
+                            clt_world_t *world, char *why, size_t why_size) {
+  checkpoint_header_t h;
+  memset(&h, 0, sizeof h);
+  memcpy(h.magic, "CLTCOLBK", 8);
+  h.version = CHECKPOINT_VERSION;
+  h.identity = identity;
+  h.run = *rs;
+  h.colony_size = clt_colony_state_size(colony);
+  h.world_size = clt_world_state_size(world);
+  size_t size = sizeof h + h.colony_size + h.world_size + sizeof(uint64_t);
+  unsigned char *buffer = malloc(size);
+  if (!buffer) {
+    snprintf(why, why_size, "out of memory (%zu bytes)", size);
+    return -1;
+  }
+  memcpy(buffer, &h, sizeof h);
+  if (clt_colony_save_state(colony, buffer + sizeof h, h.colony_size) != CLT_OK ||
+      clt_world_save_state(world, buffer + sizeof h + h.colony_size, h.world_size) != CLT_OK) {
+    snprintf(why, why_size, "%s", clt_world_error(world));
+    free(buffer);
+    return -1;
+  }
+  uint64_t sum = fnv(14695981039346656037ull, buffer, size - sizeof sum);
+  memcpy(buffer + size - sizeof sum, &sum, sizeof sum);
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "wb");
+  int ok = f && fwrite(buffer, 1, size, f) == size;
+  if (f) ok = fclose(f) == 0 && ok;
+  free(buffer);
+  if (!ok || rename(tmp, path) != 0) {
+    snprintf(why, why_size, "cannot write %s", ok ? path : tmp);
+    remove(tmp);
+    return -1;
+  }
+  return 0;
+}
+
+/* Reads and checks a checkpoint; *colony_blob and *world_blob point into *buffer (free it). */
+static int read_checkpoint(const char *path, uint64_t identity, checkpoint_header_t *h, unsigned char **buffer,
+                           const unsigned char **colony_blob, const unsigned char **world_blob) {
+  *buffer = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "%s: cannot be read\n", path);
+    return -1;
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  size_t size = n > 0 ? (size_t)n : 0;
+  unsigned char *b = malloc(size + 1);
+  int ok = b && fread(b, 1, size, f) == size;
+  fclose(f);
+  const char *why = NULL;
+  uint64_t sum = 0;
+  if (!ok) why = "cannot be read";
+  else if (size < 8 || memcmp(b, "CLTCOLBK", 8) != 0) why = "not a colony_bench checkpoint";
+  else if (size < sizeof *h + sizeof sum) why = "truncated (shorter than a checkpoint's header)";
+  if (!why) {
+    memcpy(h, b, sizeof *h);
+    memcpy(&sum, b + size - sizeof sum, sizeof sum);
+    if (h->version != CHECKPOINT_VERSION) why = "checkpoint format version differs from this build's";
+    else if (sum != fnv(14695981039346656037ull, b, size - sizeof sum)) why = "checksum mismatch (truncated or corrupt file)";
+    else if (h->colony_size > size || h->world_size > size ||
+             sizeof *h + h->colony_size + h->world_size + sizeof sum != size)
+      why = "section sizes do not add up to the file's size";
+    else if (h->identity != identity)
+      why = "the checkpoint is of another run (the scene file, --set/--model or --seed differ)";
+  }
+  if (why) {
+    fprintf(stderr, "%s: %s\n", path, why);
+    free(b);
+    return -1;
+  }
+  *buffer = b;
+  *colony_blob = b + sizeof *h;
+  *world_blob = b + sizeof *h + h->colony_size;
+  return 0;
+}
+
 int main(int argc, char **argv) {
   options_t o;
   memset(&o, 0, sizeof o);
   o.scene = "scenes/papers/colony.json";
   o.seed = -1;
+  o.checkpoint_every = 600.0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -175,6 +306,9 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--budget") == 0) o.budget = atof(v);
     else if (strcmp(a, "--seed") == 0) o.seed = atoll(v);
     else if (strcmp(a, "--set") == 0 && o.set_count < 60) o.sets[o.set_count++] = v;
+    else if (strcmp(a, "--checkpoint") == 0) o.checkpoint = v;
+    else if (strcmp(a, "--checkpoint-every") == 0) o.checkpoint_every = atof(v);
+    else if (strcmp(a, "--resume") == 0) o.resume = v;
     else {
       usage(stderr);
       return 2;
@@ -189,7 +323,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   cJSON *root = cJSON_Parse(text);
-  free(text);
+  char *scene_file_text = text; /* the run's identity (checkpoints) */
   if (!root) {
     fprintf(stderr, "%s: invalid JSON\n", o.scene);
     return 1;
@@ -220,6 +354,8 @@ int main(int argc, char **argv) {
   }
   if (o.generations > 0) growth.generations = o.generations;
   if (o.seed >= 0) growth.def.seed = (uint64_t)o.seed;
+  uint64_t identity = run_identity(scene_file_text, &o, growth.def.seed);
+  free(scene_file_text);
 
   /* The seed cell: the scene's first dynamic body (one capsule). */
   clt_body_id_t seed_cell = clt_world_ground();
@@ -264,8 +400,35 @@ int main(int argc, char **argv) {
              : m->contact_model == CLT_CONTACT_MODEL_SNSD ? "snsd"
                                                           : "default");
 
+  /* --resume: the colony's cells and the world's state as the checkpoint left them (colony.h) */
+  run_state_t rs;
+  memset(&rs, 0, sizeof rs);
+  if (o.resume) {
+    checkpoint_header_t ch;
+    unsigned char *buffer;
+    const unsigned char *colony_blob, *world_blob;
+    if (read_checkpoint(o.resume, identity, &ch, &buffer, &colony_blob, &world_blob) != 0) return 1;
+    if (clt_colony_load_state(colony, colony_blob, ch.colony_size) != CLT_OK ||
+        clt_world_load_state(world, world_blob, ch.world_size) != CLT_OK) {
+      fprintf(stderr, "%s: %s\n", o.resume, clt_world_error(world));
+      return 1;
+    }
+    free(buffer);
+    rs = ch.run;
+  }
+
   FILE *csv = NULL;
-  if (o.csv) {
+  if (o.csv && o.resume && rs.csv_bytes > 0) { /* the rows up to the checkpoint, the later ones cut */
+    csv = fopen(o.csv, "r+");
+    long have = -1;
+    if (csv && fseek(csv, 0, SEEK_END) == 0) have = ftell(csv);
+    if (!csv || have < rs.csv_bytes || ftruncate(fileno(csv), (off_t)rs.csv_bytes) != 0 ||
+        fseek(csv, 0, SEEK_END) != 0) {
+      fprintf(stderr, "%s: cannot continue it: it must hold the %lld bytes the checkpoint %s counted (it has %ld)\n",
+              o.csv, (long long)rs.csv_bytes, o.resume, have);
+      return 1;
+    }
+  } else if (o.csv) {
     csv = fopen(o.csv, "w");
     if (!csv) {
       fprintf(stderr, "%s: cannot be written\n", o.csv);
@@ -279,21 +442,36 @@ int main(int argc, char **argv) {
          o.scene, model_name, clt_world_time_step(world), m->overlap_tolerance, d, growth.def.growth_time,
          growth.def.division_length, growth.def.max_reorientation * 180.0 / PI,
          (unsigned long long)growth.def.seed, growth.generations, o.budget);
+  if (o.resume)
+    printf("# resumed from %s after step %lld: %d cells, %d generations complete, %.1f s of wall time before\n",
+           o.resume, (long long)rs.step, clt_colony_cell_count(colony), rs.completed, rs.elapsed_wall);
   printf("# order: radius %g, angle %g deg, contact_gap %g\n", growth.order_radius, growth.order_angle * 180.0 / PI,
          growth.order_gap);
   printf("# gen cells steps mean_constraints max_constraints mean_relcp_iter ms_per_step us_per_cell_step "
          "cum_wall_s max_overlap S mean_domain weighted_domain largest_domain cpu_ms_per_step cpu_us_per_cell_step\n");
 
-  window_t total, gen;
-  memset(&total, 0, sizeof total);
-  memset(&gen, 0, sizeof gen);
-  int completed = 0, target = 1 << growth.generations;
+  window_t total = rs.total, gen = rs.gen;
+  int completed = rs.completed, target = 1 << growth.generations;
   const char *stop = "generations";
   char why[512] = "";
   clt_colony_order_t last_order;
   memset(&last_order, 0, sizeof last_order);
-  double t_start = now();
-  for (;;) {
+  double t_start = now() - rs.elapsed_wall, last_checkpoint = now();
+  /* writes the checkpoint (--checkpoint) of the state after the last finished step */
+#define CHECKPOINT()                                                                                  \
+  do {                                                                                                \
+    rs.completed = completed, rs.target = growth.generations, rs.total = total, rs.gen = gen;         \
+    rs.elapsed_wall = now() - t_start, rs.step = clt_world_step_count(world);                         \
+    rs.csv_bytes = csv ? (int64_t)ftell(csv) : 0;                                                     \
+    char cwhy[4200];                                                                                  \
+    if (write_checkpoint(o.checkpoint, identity, &rs, colony, world, cwhy, sizeof cwhy) != 0) {       \
+      fprintf(stderr, "%s: %s\n", o.checkpoint, cwhy);                                               \
+      return 1;                                                                                       \
+    }                                                                                                 \
+    last_checkpoint = now();                                                                          \
+  } while (0)
+  bool done = clt_colony_cell_count(colony) >= target;
+  while (!done) {
     double c0 = cpu_now();
     double t0 = now();
     int cells_before = clt_colony_cell_count(colony);
@@ -330,12 +508,16 @@ int main(int argc, char **argv) {
       fflush(stdout);
       memset(&gen, 0, sizeof gen);
       if (cells >= target) break;
+      if (o.checkpoint) CHECKPOINT();
     }
     if (o.budget > 0.0 && now() - t_start > o.budget) {
       stop = "budget";
       break;
     }
+    if (o.checkpoint && now() - last_checkpoint >= o.checkpoint_every) CHECKPOINT();
   }
+  if (o.checkpoint && strcmp(stop, "error") != 0) CHECKPOINT();
+#undef CHECKPOINT
   double wall = now() - t_start;
   if (csv) fclose(csv);
   clt_colony_order(colony, growth.order_radius, growth.order_angle, growth.order_gap, &last_order);

@@ -96,6 +96,23 @@ clt_status_t clt_colony_get_cell(const clt_colony_t *colony, int index, clt_colo
 /* Total volume of the cells [m³]: Σ (π d²/4 L + π d³/6). */
 double clt_colony_volume(const clt_colony_t *colony);
 
+/* Checkpoints. A colony's own state (its cells' lengths, generations and bodies, the generator,
+ * the division count) as an opaque byte blob, native byte order, for the same build; the world's
+ * state (poses, velocities, warm starts) is clt_world_save_state's. To continue a run:
+ *   1. build the world from the same description and create the colony with the same def: it has
+ *      its first cell only and has not grown;
+ *   2. clt_colony_load_state: appends the bodies of the other cells in the order the run created
+ *      them (each a capsule of the cell's length, made by the same calls as in the run);
+ *   3. clt_world_load_state with the world's blob saved at the same moment.
+ * The continuation is then bit-identical to the uninterrupted run (tests/colony/
+ * test_checkpoint.c). load_state checks the blob before it touches the world (magic, version,
+ * size, the def's scalars, cell bodies in creation order after the first cell's) and fails with
+ * CLT_ERR_FORMAT (bad blob) or CLT_ERR_INVALID_ARGUMENT (the colony has grown) and the reason in
+ * clt_world_error; on a failure while adding bodies the world keeps those already added. */
+size_t clt_colony_state_size(const clt_colony_t *colony);
+clt_status_t clt_colony_save_state(const clt_colony_t *colony, void *buffer, size_t size);
+clt_status_t clt_colony_load_state(clt_colony_t *colony, const void *buffer, size_t size);
+
 /* Orientation order of the colony (002 Fig. 5a), definitions:
  *  - local nematic order S_i of cell i over the cells j whose centres lie within `radius` of its
  *    centre (i included): planar worlds S_i = |⟨e^{2iθ_j}⟩| with θ_j the in-plane axis angle;

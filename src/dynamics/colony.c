@@ -344,6 +344,138 @@ double clt_colony_volume(const clt_colony_t *colony) {
   return CLT_PI * d * d / 4.0 * sum + (double)colony->count * CLT_PI * d * d * d / 6.0;
 }
 
+/* ---- checkpoints (colony.h) ----
+ * Blob: header (magic "CLTCOLNY", version, planar, cell count, divisions, generator state, the
+ * def's scalars) then per cell in cell order its body index, generation and length. */
+
+#define COLONY_STATE_VERSION 1u
+
+typedef struct colony_header_t {
+  char magic[8];
+  uint32_t version;
+  uint32_t planar;
+  int32_t count;
+  int32_t reserved;
+  int64_t divisions;
+  uint64_t rng;
+  uint64_t seed;
+  double diameter, growth_time, division_length, max_reorientation, division_gap;
+} colony_header_t;
+
+typedef struct colony_cell_blob_t {
+  uint32_t body;
+  int32_t generation;
+  double length;
+} colony_cell_blob_t;
+
+static void make_colony_header(const clt_colony_t *c, colony_header_t *h) {
+  memset(h, 0, sizeof *h);
+  memcpy(h->magic, "CLTCOLNY", 8);
+  h->version = COLONY_STATE_VERSION;
+  h->planar = c->planar ? 1u : 0u;
+  h->count = c->count;
+  h->divisions = c->divisions;
+  h->rng = c->rng;
+  h->seed = c->def.seed;
+  h->diameter = c->def.diameter;
+  h->growth_time = c->def.growth_time;
+  h->division_length = c->def.division_length;
+  h->max_reorientation = c->def.max_reorientation;
+  h->division_gap = c->def.division_gap;
+}
+
+size_t clt_colony_state_size(const clt_colony_t *colony) {
+  return sizeof(colony_header_t) + (size_t)colony->count * sizeof(colony_cell_blob_t);
+}
+
+clt_status_t clt_colony_save_state(const clt_colony_t *colony, void *buffer, size_t size) {
+  clt_world_t *world = colony->world;
+  size_t needed = clt_colony_state_size(colony);
+  if (!buffer || size < needed)
+    return FAIL("colony: save_state: buffer too small (%zu bytes, need %zu)", buffer ? size : 0, needed);
+  colony_header_t h;
+  make_colony_header(colony, &h);
+  unsigned char *p = buffer;
+  memcpy(p, &h, sizeof h);
+  p += sizeof h;
+  for (int i = 0; i < colony->count; i++) {
+    colony_cell_blob_t cb = {colony->cells[i].body.index, colony->cells[i].generation, colony->cells[i].length};
+    memcpy(p + (size_t)i * sizeof cb, &cb, sizeof cb);
+  }
+  return CLT_OK;
+}
+
+static bool same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+clt_status_t clt_colony_load_state(clt_colony_t *colony, const void *buffer, size_t size) {
+  clt_world_t *world = colony->world;
+  if (!buffer) return FAIL("colony: load_state: buffer must not be NULL");
+  if (colony->count != 1 || colony->divisions != 0)
+    return FAIL("colony: load_state: the colony has %d cells and %lld divisions; load into a colony just "
+                "created (one cell)", colony->count, (long long)colony->divisions);
+  colony_header_t h, mine;
+  if (size < sizeof h)
+    return clt_world_fail(world, CLT_ERR_FORMAT, "colony: load_state: %zu bytes, shorter than the header", size);
+  memcpy(&h, buffer, sizeof h);
+  make_colony_header(colony, &mine);
+  if (memcmp(h.magic, mine.magic, sizeof h.magic) != 0)
+    return clt_world_fail(world, CLT_ERR_FORMAT, "colony: load_state: not a colony state (bad magic)");
+  if (h.version != mine.version)
+    return clt_world_fail(world, CLT_ERR_FORMAT, "colony: load_state: state format version %u, this build reads %u",
+                          h.version, mine.version);
+  if (h.count < 1 || h.divisions < 0 || (size_t)h.count > (size - sizeof h) / sizeof(colony_cell_blob_t) ||
+      size != sizeof h + (size_t)h.count * sizeof(colony_cell_blob_t))
+    return clt_world_fail(world, CLT_ERR_FORMAT, "colony: load_state: %zu bytes do not hold %d cells", size, h.count);
+  if (h.planar != mine.planar || h.seed != mine.seed || !same_double(h.diameter, mine.diameter) ||
+      !same_double(h.growth_time, mine.growth_time) || !same_double(h.division_length, mine.division_length) ||
+      !same_double(h.max_reorientation, mine.max_reorientation) || !same_double(h.division_gap, mine.division_gap))
+    return clt_world_fail(world, CLT_ERR_FORMAT,
+                          "colony: load_state: the state is of a %s colony (d %g, tau %g, division_length %g, "
+                          "max_reorientation %g, division_gap %g, seed %llu); this one is %s (d %g, tau %g, "
+                          "division_length %g, max_reorientation %g, division_gap %g, seed %llu)",
+                          h.planar ? "planar" : "3D", h.diameter, h.growth_time, h.division_length,
+                          h.max_reorientation, h.division_gap, (unsigned long long)h.seed,
+                          mine.planar ? "planar" : "3D", mine.diameter, mine.growth_time, mine.division_length,
+                          mine.max_reorientation, mine.division_gap, (unsigned long long)mine.seed);
+  /* Every cell checked before the world is touched: the first cell is this colony's, the others
+   * the bodies this world will append, in order. */
+  const unsigned char *p = (const unsigned char *)buffer + sizeof h;
+  for (int i = 0; i < h.count; i++) {
+    colony_cell_blob_t cb;
+    memcpy(&cb, p + (size_t)i * sizeof cb, sizeof cb);
+    uint32_t expect = i == 0 ? colony->cells[0].body.index : (uint32_t)world->body_count + (uint32_t)(i - 1);
+    if (cb.body != expect)
+      return clt_world_fail(world, CLT_ERR_FORMAT,
+                            "colony: load_state: cell %d was body %u in the run; this world makes it body %u "
+                            "(a world built from another description?)", i, cb.body, expect);
+    if (!(isfinite(cb.length) && cb.length >= 0.0 && cb.length < h.division_length) || cb.generation < 0)
+      return clt_world_fail(world, CLT_ERR_FORMAT,
+                            "colony: load_state: cell %d has length %g and generation %d (need 0 <= length < %g, "
+                            "generation >= 0)", i, cb.length, cb.generation, h.division_length);
+  }
+  /* The cells' bodies as the run made them: add_cell_body, then the length as grow sets it. The
+   * poses and velocities are clt_world_load_state's. */
+  double zero[3] = {0.0, 0.0, 0.0}, q[4] = {1.0, 0.0, 0.0, 0.0};
+  for (int i = 0; i < h.count; i++) {
+    colony_cell_blob_t cb;
+    memcpy(&cb, p + (size_t)i * sizeof cb, sizeof cb);
+    clt_status_t st = CLT_OK;
+    if (i > 0) {
+      clt_body_id_t id;
+      st = add_cell_body(colony, zero, q, zero, zero, cb.length, &id);
+      if (st == CLT_OK && !push_cell(colony, id, cb.length, cb.generation))
+        st = clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "colony: out of memory");
+    }
+    if (st == CLT_OK) st = clt_body_set_capsule_length(world, colony->cells[i].body, 0, cb.length);
+    if (st != CLT_OK) return st;
+    colony->cells[i].length = cb.length;
+    colony->cells[i].generation = cb.generation;
+  }
+  colony->rng = h.rng;
+  colony->divisions = h.divisions;
+  return CLT_OK;
+}
+
 /* ---- orientation order ---- */
 
 /* Distance between segments [p0, p1] and [q0, q1] (closest points by clamped parameters; Ericson,
