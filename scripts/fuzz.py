@@ -15,6 +15,11 @@ their stderr (bad_SEED_CASE.* and .err). Outside CI: a few minutes per thousand 
   run    `clatter info CASE.h5` and `clatter run --resume CASE.h5 --max-steps 3`: the run file of
          3 steps of scenes/examples/default.json (interrupted, a checkpoint each step) with
          overwritten bytes or truncated.
+  colony `colony_bench --resume CASE --generations 6` (bench/colony, built with the sanitizers by
+         its own CMake project: BINARY is colony_bench): the checkpoint of a 5-generation colony
+         truncated, with overwritten bytes, or with overwritten bytes and the checksum made right
+         again (so the colony's and the world's own checks are reached); exit status 3 (a step
+         failed, with a message) is accepted too.
 
 usage: scripts/fuzz.py MODE CLATTER_BINARY [--cases N] [--seed S] [--out DIR] [--timeout SECONDS]
                       [--max-steps K] [--scenes GLOB]
@@ -133,7 +138,29 @@ def run_case(rng, sources):
     return src, ".h5", overwrite_bytes(rng, data, rng.randint(1, 16))
 
 
+def fnv1a64(data):
+    h = 14695981039346656037
+    for c in data:
+        h = ((h ^ c) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def colony_case(rng, sources):
+    src = sources[0]
+    data = open(src, "rb").read()
+    r = rng.random()
+    if r < 0.2:
+        return src, ".ckpt", data[: rng.randrange(len(data))]
+    body = data[:8] + overwrite_bytes(rng, data[8:-8], rng.randint(1, 8)) + data[-8:]
+    if r < 0.5:
+        return src, ".ckpt", body
+    return src, ".ckpt", body[:-8] + fnv1a64(body[:-8]).to_bytes(8, "little")
+
+
 def commands(mode, binary, case, out, rng, max_steps):
+    if mode == "colony":
+        scene = os.path.join(ROOT, "scenes", "papers", "colony.json")
+        return [[binary, "--scene", scene, "--resume", case, "--generations", "6", "--budget", "20"]]
     if mode == "scene":
         return [[binary, "run", case, "-o", os.path.join(out, "case_out.h5"), "--quiet", "--max-steps", max_steps]]
     if mode == "lcp":
@@ -144,7 +171,7 @@ def commands(mode, binary, case, out, rng, max_steps):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("mode", choices=["scene", "lcp", "run"])
+    ap.add_argument("mode", choices=["scene", "lcp", "run", "colony"])
     ap.add_argument("binary")
     ap.add_argument("--cases", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
@@ -166,6 +193,13 @@ def main():
         sources = sorted(f for f in glob.glob(os.path.join(data_dir, "*", "*"))
                          if f.endswith((".dat", ".hdf5")) and os.path.getsize(f) < 400000)
         make = lcp_case
+    elif a.mode == "colony":
+        base = os.path.join(out, "base.ckpt")
+        p = subprocess.run([binary, "--scene", os.path.join(ROOT, "scenes", "papers", "colony.json"), "--generations",
+                            "5", "--checkpoint", base], env=env, capture_output=True)
+        if not os.path.exists(base):
+            sys.exit(f"fuzz: could not write the base checkpoint: {p.stderr.decode(errors='replace')}")
+        sources, make = [base], colony_case
     else:
         base = os.path.join(out, "base.h5")
         p = subprocess.run([binary, "run", os.path.join(ROOT, "scenes", "examples", "default.json"), "-o", base,
@@ -193,7 +227,7 @@ def main():
                 rc, err = p.returncode, (p.stderr + p.stdout).decode(errors="replace")
                 if "Sanitizer" in err or "runtime error" in err:
                     problem = "sanitizer report"
-                elif rc < 0 or rc > 2:
+                elif rc < 0 or rc > (3 if a.mode == "colony" else 2):
                     problem = f"exit status {rc}"
                 elif rc != 0 and not p.stderr.strip():
                     problem = "failed without a message"

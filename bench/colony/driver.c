@@ -270,6 +270,10 @@ static int read_checkpoint(const char *path, uint64_t identity, checkpoint_heade
       why = "section sizes do not add up to the file's size";
     else if (h->identity != identity)
       why = "the checkpoint is of another run (the scene file, --set/--model or --seed differ)";
+    else if (h->run.completed < 0 || h->run.completed > 30 || h->run.csv_bytes < 0 || h->run.step < 0 ||
+             !(isfinite(h->run.elapsed_wall) && h->run.elapsed_wall >= 0.0) || h->run.total.steps < 0 ||
+             h->run.gen.steps < 0)
+      why = "the run's counters are invalid";
   }
   if (why) {
     fprintf(stderr, "%s: %s\n", path, why);
@@ -316,46 +320,53 @@ int main(int argc, char **argv) {
     i++;
   }
 
+  /* Everything an early exit frees (done:); exit status 1 unless the run gets to its end. */
+  int status = 1;
+  cJSON *root = NULL, *block = NULL;
+  char *scene_text = NULL;
+  clt_scene_t *scene = NULL;
+  clt_world_t *world = NULL;
+  clt_colony_t *colony = NULL;
+  FILE *csv = NULL;
+  unsigned char *checkpoint_buffer = NULL;
+
   /* The scene without its "colony" block goes through the scene reader; the block is ours. */
-  char *text = read_text(o.scene);
-  if (!text) {
+  char *scene_file_text = read_text(o.scene); /* also the run's identity (checkpoints) */
+  if (!scene_file_text) {
     fprintf(stderr, "%s: cannot be read\n", o.scene);
-    return 1;
+    goto done;
   }
-  cJSON *root = cJSON_Parse(text);
-  char *scene_file_text = text; /* the run's identity (checkpoints) */
+  root = cJSON_Parse(scene_file_text);
   if (!root) {
     fprintf(stderr, "%s: invalid JSON\n", o.scene);
-    return 1;
+    goto done;
   }
-  cJSON *block = cJSON_DetachItemFromObjectCaseSensitive(root, "colony");
+  block = cJSON_DetachItemFromObjectCaseSensitive(root, "colony");
   growth_t growth;
-  if (read_growth(block, o.scene, &growth) != 0) return 1;
-  cJSON_Delete(block);
-  char *scene_text = cJSON_PrintUnformatted(root);
-  cJSON_Delete(root);
+  if (read_growth(block, o.scene, &growth) != 0) goto done;
+  scene_text = cJSON_PrintUnformatted(root);
   char model_set[96];
   if (o.model) {
     snprintf(model_set, sizeof model_set, "method.contact_model=%s", o.model);
     o.sets[o.set_count++] = model_set;
   }
   clt_scene_overrides_t ov = {o.sets, o.set_count, NULL, 0};
-  clt_scene_t *scene = NULL;
   char msg[1024];
-  if (clt_scene_parse(scene_text, o.scene, &ov, &scene, msg, sizeof msg) != CLT_OK) {
-    fprintf(stderr, "%s\n", msg);
-    return 1;
+  if (!scene_text || clt_scene_parse(scene_text, o.scene, &ov, &scene, msg, sizeof msg) != CLT_OK) {
+    fprintf(stderr, "%s\n", scene_text ? msg : "out of memory");
+    goto done;
   }
-  free(scene_text);
-  clt_world_t *world = NULL;
   if (clt_scene_create_world(scene, NULL, NULL, &world, msg, sizeof msg) != CLT_OK) {
     fprintf(stderr, "%s\n", msg);
-    return 1;
+    goto done;
   }
   if (o.generations > 0) growth.generations = o.generations;
+  if (growth.generations < 1 || growth.generations > 30) {
+    fprintf(stderr, "%s: generations must be in [1, 30] (got %d)\n", o.scene, growth.generations);
+    goto done;
+  }
   if (o.seed >= 0) growth.def.seed = (uint64_t)o.seed;
   uint64_t identity = run_identity(scene_file_text, &o, growth.def.seed);
-  free(scene_file_text);
 
   /* The seed cell: the scene's first dynamic body (one capsule). */
   clt_body_id_t seed_cell = clt_world_ground();
@@ -370,17 +381,16 @@ int main(int argc, char **argv) {
   clt_shape_def_t shape;
   if (clt_body_id_is_null(seed_cell) || clt_body_get_shape(world, seed_cell, 0, &shape) != CLT_OK) {
     fprintf(stderr, "%s: the scene has no dynamic body to start the colony from\n", o.scene);
-    return 1;
+    goto done;
   }
   growth.def.diameter = 2.0 * shape.radius;
   growth.def.first_cell = seed_cell;
   double d = growth.def.diameter;
   if (growth.order_radius < 0.0) growth.order_radius = 2.0 * growth.def.division_length;
   if (growth.order_gap < 0.0) growth.order_gap = 0.1 * d;
-  clt_colony_t *colony = NULL;
   if (clt_colony_create(world, &growth.def, &colony) != CLT_OK) {
     fprintf(stderr, "%s: %s\n", o.scene, clt_world_error(world));
-    return 1;
+    goto done;
   }
   const clt_method_t *m = clt_world_method(world);
   /* multisphere:N: the deepest a cap can sink into a neighbour's proxy between two sub-spheres
@@ -405,19 +415,16 @@ int main(int argc, char **argv) {
   memset(&rs, 0, sizeof rs);
   if (o.resume) {
     checkpoint_header_t ch;
-    unsigned char *buffer;
     const unsigned char *colony_blob, *world_blob;
-    if (read_checkpoint(o.resume, identity, &ch, &buffer, &colony_blob, &world_blob) != 0) return 1;
+    if (read_checkpoint(o.resume, identity, &ch, &checkpoint_buffer, &colony_blob, &world_blob) != 0) goto done;
     if (clt_colony_load_state(colony, colony_blob, ch.colony_size) != CLT_OK ||
         clt_world_load_state(world, world_blob, ch.world_size) != CLT_OK) {
       fprintf(stderr, "%s: %s\n", o.resume, clt_world_error(world));
-      return 1;
+      goto done;
     }
-    free(buffer);
     rs = ch.run;
   }
 
-  FILE *csv = NULL;
   if (o.csv && o.resume && rs.csv_bytes > 0) { /* the rows up to the checkpoint, the later ones cut */
     csv = fopen(o.csv, "r+");
     long have = -1;
@@ -426,13 +433,13 @@ int main(int argc, char **argv) {
         fseek(csv, 0, SEEK_END) != 0) {
       fprintf(stderr, "%s: cannot continue it: it must hold the %lld bytes the checkpoint %s counted (it has %ld)\n",
               o.csv, (long long)rs.csv_bytes, o.resume, have);
-      return 1;
+      goto done;
     }
   } else if (o.csv) {
     csv = fopen(o.csv, "w");
     if (!csv) {
       fprintf(stderr, "%s: cannot be written\n", o.csv);
-      return 1;
+      goto done;
     }
     fprintf(csv, "step,t,cells,contacts,constraints,relcp_iterations,solver_iterations,max_overlap,wall_s,"
                  "wall_colony_s,wall_collide_s,wall_solve_s,cpu_s\n");
@@ -466,7 +473,7 @@ int main(int argc, char **argv) {
     char cwhy[4200];                                                                                  \
     if (write_checkpoint(o.checkpoint, identity, &rs, colony, world, cwhy, sizeof cwhy) != 0) {       \
       fprintf(stderr, "%s: %s\n", o.checkpoint, cwhy);                                               \
-      return 1;                                                                                       \
+      goto done;                                                                                      \
     }                                                                                                 \
     last_checkpoint = now();                                                                          \
   } while (0)
@@ -519,7 +526,6 @@ int main(int argc, char **argv) {
   if (o.checkpoint && strcmp(stop, "error") != 0) CHECKPOINT();
 #undef CHECKPOINT
   double wall = now() - t_start;
-  if (csv) fclose(csv);
   clt_colony_order(colony, growth.order_radius, growth.order_angle, growth.order_gap, &last_order);
   printf("result model=%s stop=%s generations=%d cells=%d steps=%d wall_s=%.3f mean_constraints=%.2f "
          "mean_relcp_iterations=%.3f ms_per_step=%.4f us_per_cell_step=%.4f us_per_constraint_step=%.4f "
@@ -534,9 +540,20 @@ int main(int argc, char **argv) {
          last_order.nematic_order, last_order.mean_domain_size, last_order.weighted_domain_size,
          last_order.largest_domain, total.cpu, total.steps ? 1e3 * total.cpu / total.steps : 0.0,
          total.cell_steps > 0 ? 1e6 * total.cpu / total.cell_steps : 0.0);
-  if (why[0]) printf("# stopped: %s\n", why);
+  if (why[0]) {
+    printf("# stopped: %s\n", why);
+    fprintf(stderr, "%s: step %lld failed: %s\n", o.scene, (long long)clt_world_step_count(world) + 1, why);
+  }
+  status = strcmp(stop, "error") == 0 ? 3 : 0;
+done:
+  if (csv) fclose(csv);
+  free(checkpoint_buffer);
   clt_colony_destroy(colony);
   clt_world_destroy(world);
   clt_scene_destroy(scene);
-  return strcmp(stop, "error") == 0 ? 3 : 0;
+  free(scene_text);
+  cJSON_Delete(block);
+  cJSON_Delete(root);
+  free(scene_file_text);
+  return status;
 }

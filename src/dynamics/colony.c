@@ -571,14 +571,17 @@ clt_status_t clt_colony_order(const clt_colony_t *colony, double radius, double 
   double bin = fmax(radius, lmax + d + contact_gap);
   if (!(bin > 0.0)) bin = 1.0;
   int nb[3];
-  for (;;) {
-    double total = 1.0;
+  for (;;) { /* counted in doubles: a cell far from the others must not overflow an int */
+    double count[3], total = 1.0;
     for (int k = 0; k < 3; k++) {
-      nb[k] = (int)floor((hi[k] - lo[k]) / bin) + 1;
-      total *= nb[k];
+      count[k] = floor((hi[k] - lo[k]) / bin) + 1.0;
+      total *= count[k];
     }
-    if (total <= 4.0 * n + 64.0) break;
-    bin *= 1.5;
+    if (total <= 4.0 * n + 64.0) {
+      for (int k = 0; k < 3; k++) nb[k] = (int)count[k];
+      break;
+    }
+    bin *= total > 1e12 ? cbrt(total / (4.0 * n + 64.0)) : 1.5;
   }
   int bins = nb[0] * nb[1] * nb[2];
   int *start = calloc((size_t)bins + 1, sizeof *start);

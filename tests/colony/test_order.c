@@ -1,7 +1,8 @@
 /* Orientation-order analysis (clt_colony_order, include/clatter/colony.h) on arranged cells with
  * known answers: a row of parallel touching cells is one aligned domain with S = 1; alternating
  * perpendicular cells give S = 0 (2D) and single-cell domains; two separated parallel rows give
- * two domains; in 3D, cells along x, y and z give S = 0 and along one axis S = 1. */
+ * two domains; in 3D, cells along x, y and z give S = 0 and along one axis S = 1. A cell 10²⁰⁰ m
+ * from the others (a checkpoint's state, say) is its own domain, not an overflow of the bins. */
 #include <stdio.h>
 
 #include "colony_test.h"
@@ -132,8 +133,29 @@ static void free3d(void) {
   clt_world_destroy(w);
 }
 
+/* the parallel stack with its last cell 1e200 away: 7 cells in one domain, that one alone */
+static void far_cell(void) {
+  clt_world_t *w = colony_test_world(true, CLT_LAW_INERTIAL, CLT_CONTACT_MODEL_DEFAULT, 0.01);
+  clt_colony_t *c = eight(w);
+  if (!c) return;
+  const double ex[3] = {1, 0, 0};
+  for (int i = 0; i < 8; i++) {
+    double p[3] = {i == 7 ? 1e200 : 0.0, 1.02 * i, 0.0};
+    place(w, c, i, p, ex);
+  }
+  clt_colony_order_t o;
+  CHECK(clt_colony_order(c, 100.0, 0.2, 0.05, &o) == CLT_OK);
+  printf("one cell 1e200 away: %d domains, largest %d\n", o.domains, o.largest_domain);
+  CHECK(o.cells == 8);
+  CHECK(o.domains == 2);
+  CHECK(o.largest_domain == 7);
+  clt_colony_destroy(c);
+  clt_world_destroy(w);
+}
+
 int main(void) {
   planar();
   free3d();
+  far_cell();
   return clt_test_finish();
 }
