@@ -27,4 +27,17 @@ static inline clt_world_t *colony_test_world(bool planar, clt_law_t law, clt_con
   return w;
 }
 
+/* The colony of the reproducibility and checkpoint tests: d 1, division at 3, τ 1, turns of up to
+ * 0.1 rad, the first cell's axis off the coordinate axes. */
+static inline clt_colony_def_t colony_test_def(uint64_t seed) {
+  clt_colony_def_t cd = clt_default_colony_def();
+  cd.diameter = 1.0;
+  cd.division_length = 3.0;
+  cd.growth_time = 1.0;
+  cd.max_reorientation = 0.1;
+  cd.seed = seed;
+  cd.initial_axis[1] = 0.3;
+  return cd;
+}
+
 #endif

@@ -18,13 +18,7 @@ typedef struct run_t {
 
 static run_t start(bool planar, uint64_t seed) {
   run_t r = {colony_test_world(planar, CLT_LAW_OVERDAMPED, CLT_CONTACT_MODEL_RELCP, 0.02), NULL};
-  clt_colony_def_t cd = clt_default_colony_def();
-  cd.diameter = 1.0;
-  cd.division_length = 3.0;
-  cd.growth_time = 1.0;
-  cd.max_reorientation = 0.1;
-  cd.seed = seed;
-  cd.initial_axis[1] = 0.3;
+  clt_colony_def_t cd = colony_test_def(seed);
   CHECK(clt_colony_create(r.world, &cd, &r.colony) == CLT_OK);
   return r;
 }

@@ -8,13 +8,7 @@
 
 static uint64_t grow_to(bool planar, uint64_t seed, int cells, double *positions, int *steps) {
   clt_world_t *w = colony_test_world(planar, CLT_LAW_OVERDAMPED, CLT_CONTACT_MODEL_RELCP, 0.02);
-  clt_colony_def_t cd = clt_default_colony_def();
-  cd.diameter = 1.0;
-  cd.division_length = 3.0;
-  cd.growth_time = 1.0;
-  cd.max_reorientation = 0.1;
-  cd.seed = seed;
-  cd.initial_axis[1] = 0.3;
+  clt_colony_def_t cd = colony_test_def(seed);
   clt_colony_t *c = NULL;
   CHECK(clt_colony_create(w, &cd, &c) == CLT_OK);
   *steps = 0;
