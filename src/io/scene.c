@@ -69,6 +69,7 @@ struct clt_scene_t {
   scene_joint_t *joints;
   int force_count;
   scene_force_t *forces;
+  bool has_colony; /* a "colony" block, which this reader does not run (bench/colony does) */
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -1692,7 +1693,9 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
                                      "joints",  "forces",      "output",    "law",
                                      "viscosity", "planar",    "colony",    NULL};
   if (!check_keys(ctx, root, "", keys, "a scene")) return false;
-  /* "colony" (growth of dividing cells) is read by bench/colony, not here (docs/scene-format.md). */
+  /* "colony" (growth of dividing cells) is read by bench/colony, not here (docs/scene-format.md);
+   * clt_scene_create_world warns that the world it builds does not grow. */
+  scene->has_colony = cJSON_GetObjectItemCaseSensitive(root, "colony") != NULL;
 
   const char *name = NULL;
   if (!read_string(ctx, root, "", "name", &name, false)) return false;
@@ -2064,6 +2067,14 @@ clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, vo
       snprintf(message, message_size, "%s: %s", scene->source, reason[0] ? reason : clt_status_name(status));
     }
     return status;
+  }
+  if (scene->has_colony && log) {
+    char note[PATH_SIZE + 256];
+    snprintf(note, sizeof note,
+             "%s: colony: the cells' growth and division are run by bench/colony's colony_bench "
+             "(bench/colony/README.md); this world steps the scene's bodies without growth",
+             scene->source);
+    log(log_user, CLT_LOG_WARNING, note);
   }
   char path[PATH_SIZE];
   int *material_index = calloc((size_t)(scene->material_count ? scene->material_count : 1), sizeof(int));

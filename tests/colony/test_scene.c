@@ -2,7 +2,8 @@
  * "colony" block builds a planar overdamped ReLCP world whose seed cell the colony adopts
  * (clt_colony_def_t.first_cell); the block's keys are the documented ones; four generations grow
  * 16 cells with every step's true overlap within the tolerance. Also: the scene reader accepts the
- * whole file (the CLI runs the seed cell alone), and adopting checks the seed cell. */
+ * whole file (the CLI runs the seed cell alone, and building its world warns so, naming the file and
+ * colony_bench), and adopting checks the seed cell. */
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -11,6 +12,16 @@
 #include "colony_test.h"
 #include "math/vec.h"
 #include "test_util.h"
+
+static char warned[1024];
+static int warnings;
+
+static void catch_log(void *user, clt_log_level_t level, const char *message) {
+  (void)user;
+  if (level != CLT_LOG_WARNING) return;
+  warnings++;
+  snprintf(warned, sizeof warned, "%s", message);
+}
 
 int main(void) {
   char path[1024];
@@ -21,6 +32,12 @@ int main(void) {
   char msg[1024];
   clt_scene_t *whole = NULL;
   CHECK(clt_scene_parse(text, path, NULL, &whole, msg, sizeof msg) == CLT_OK);
+  clt_world_t *seed_only = NULL;
+  CHECK(whole && clt_scene_create_world(whole, catch_log, NULL, &seed_only, msg, sizeof msg) == CLT_OK);
+  printf("the whole file: %d warning(s): %s\n", warnings, warned);
+  CHECK(warnings == 1);
+  CHECK(strstr(warned, path) == warned && strstr(warned, "colony_bench") != NULL);
+  clt_world_destroy(seed_only);
   clt_scene_destroy(whole);
 
   cJSON *root = cJSON_Parse(text);
@@ -51,7 +68,8 @@ int main(void) {
     return clt_test_finish();
   }
   clt_world_t *w = NULL;
-  CHECK(clt_scene_create_world(scene, NULL, NULL, &w, msg, sizeof msg) == CLT_OK);
+  CHECK(clt_scene_create_world(scene, catch_log, NULL, &w, msg, sizeof msg) == CLT_OK);
+  CHECK(warnings == 1); /* without the block: no warning */
   const clt_world_def_t *wd = clt_scene_world_def(scene);
   CHECK(wd->planar && wd->law == CLT_LAW_OVERDAMPED && wd->method.contact_model == CLT_CONTACT_MODEL_RELCP);
   double tol = wd->method.overlap_tolerance;
