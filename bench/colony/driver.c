@@ -33,6 +33,8 @@ typedef struct options_t {
   const char *checkpoint; /* NULL: none */
   double checkpoint_every; /* wall seconds between checkpoints (besides each generation's end) */
   const char *resume;     /* NULL: a new run */
+  const char *cells;      /* NULL: none; else the cells at the end of the run (CSV) */
+  long long max_steps;    /* > 0: stop after this step (the world's step count) */
 } options_t;
 
 typedef struct growth_t {
@@ -58,11 +60,14 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: colony_bench [--scene FILE] [--generations G] [--model relcp|snsd|multisphere:N]\n"
           "                    [--budget SECONDS] [--csv FILE] [--seed S] [--set json.path=value]...\n"
-          "                    [--checkpoint FILE [--checkpoint-every SECONDS]] [--resume FILE]\n"
+          "                    [--checkpoint FILE [--checkpoint-every SECONDS]] [--resume FILE] [--cells FILE]\n"
+          "                    [--steps K]\n"
           "Grows the colony of the scene (default scenes/papers/colony.json) from its seed cell for G\n"
-          "generations (until 2^G cells) or until the wall-time budget is spent. --checkpoint writes the\n"
-          "run's state at the end of every generation, every --checkpoint-every seconds (default 600) and\n"
-          "at the end; --resume continues such a run bit for bit (same scene and options).\n"
+          "generations (until 2^G cells), until the wall-time budget is spent or after step K (--steps).\n"
+          "--checkpoint writes the run's state at the end of every generation, every --checkpoint-every\n"
+          "seconds (default 600) and at the end; --resume continues such a run bit for bit (same scene\n"
+          "and options). --cells writes every cell at the end (centre, axis, length, generation) as CSV\n"
+          "(draw_colony.py draws it).\n"
           "See bench/colony/README.md.\n");
 }
 
@@ -158,6 +163,31 @@ static void add(window_t *w, int cells, const clt_diagnostics_t *d, double wall,
   if (d->max_overlap > w->max_overlap) w->max_overlap = d->max_overlap;
   if (!divided && d->max_overlap > w->max_overlap_quiet) w->max_overlap_quiet = d->max_overlap;
   if (d->constraints > w->max_constraints) w->max_constraints = d->constraints;
+}
+
+/* --cells: one row per cell at the end of the run, written to FILE.tmp and renamed. */
+static int write_cells(const char *path, const clt_colony_t *colony) {
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    fprintf(stderr, "%s: cannot be written\n", tmp);
+    return -1;
+  }
+  fprintf(f, "cell,x,y,z,axis_x,axis_y,axis_z,length,generation\n");
+  for (int i = 0; i < clt_colony_cell_count(colony); i++) {
+    clt_colony_cell_t c;
+    if (clt_colony_get_cell(colony, i, &c) != CLT_OK) continue;
+    fprintf(f, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", i, c.position[0], c.position[1], c.position[2], c.axis[0],
+            c.axis[1], c.axis[2], c.length, c.generation);
+  }
+  int ok = fclose(f) == 0;
+  if (!ok || rename(tmp, path) != 0) {
+    fprintf(stderr, "%s: cannot be written\n", path);
+    remove(tmp);
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- checkpoints (--checkpoint, --resume) ----
@@ -313,6 +343,8 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--checkpoint") == 0) o.checkpoint = v;
     else if (strcmp(a, "--checkpoint-every") == 0) o.checkpoint_every = atof(v);
     else if (strcmp(a, "--resume") == 0) o.resume = v;
+    else if (strcmp(a, "--cells") == 0) o.cells = v;
+    else if (strcmp(a, "--steps") == 0) o.max_steps = atoll(v);
     else {
       usage(stderr);
       return 2;
@@ -521,6 +553,10 @@ int main(int argc, char **argv) {
       stop = "budget";
       break;
     }
+    if (o.max_steps > 0 && clt_world_step_count(world) >= o.max_steps) {
+      stop = "steps";
+      break;
+    }
     if (o.checkpoint && now() - last_checkpoint >= o.checkpoint_every) CHECKPOINT();
   }
   if (o.checkpoint && strcmp(stop, "error") != 0) CHECKPOINT();
@@ -545,6 +581,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: step %lld failed: %s\n", o.scene, (long long)clt_world_step_count(world) + 1, why);
   }
   status = strcmp(stop, "error") == 0 ? 3 : 0;
+  if (o.cells && write_cells(o.cells, colony) != 0) status = 1;
 done:
   if (csv) fclose(csv);
   free(checkpoint_buffer);

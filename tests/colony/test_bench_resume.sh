@@ -2,7 +2,8 @@
 # "Long runs: checkpoints"): a run stopped after 6 generations and resumed to 8, and a run killed
 # after its checkpoint with rows written after it, give the same per-step CSV (all but the
 # wall-clock columns) and the same result line as one run to 8 generations; checkpoints of another
-# run, corrupt or truncated ones are refused with a message naming the file.
+# run, corrupt or truncated ones are refused with a message naming the file. Also --cells (the
+# cells at the end) and --steps (stop after a step).
 source "$CLATTER_SOURCE_DIR/tests/cli/cli_lib.sh"
 bench=$CLATTER_COLONY_BENCH
 scene=$CLATTER_SOURCE_DIR/scenes/papers/colony.json
@@ -29,6 +30,14 @@ tail -n 40 "$tmp/ref.csv" >> "$tmp/b.csv"
 expect "resumed after later rows" "$bench" --scene "$scene" --generations 8 --csv "$tmp/b.csv" \
   --resume "$tmp/b.ckpt" --checkpoint "$tmp/b.ckpt" > "$tmp/b2.log"
 expect "later rows cut" cmp <(csv_steps "$tmp/ref.csv") <(csv_steps "$tmp/b.csv")
+
+# --cells: one row per cell at the end; --steps K stops after step K
+expect "cells of the straight run" "$bench" --scene "$scene" --generations 6 --cells "$tmp/cells.csv" > /dev/null
+expect "a header and 64 cells" test "$(head -1 "$tmp/cells.csv"),$(wc -l < "$tmp/cells.csv")" = \
+  "cell,x,y,z,axis_x,axis_y,axis_z,length,generation,65"
+expect "stopped after step 400" "$bench" --scene "$scene" --generations 8 --steps 400 --csv "$tmp/s.csv" > "$tmp/s.log"
+expect "stop=steps, 400 steps" grep -q "^result model=relcp stop=steps generations=4 cells=16 steps=400 " "$tmp/s.log"
+expect "its rows are the straight run's" cmp <(csv_steps "$tmp/s.csv") <(head -n 401 "$tmp/ref.csv" | cut -d, -f1-8)
 
 # refusals: exit status 1 and a message that names the checkpoint
 refused() { # description expected-message command...
