@@ -21,22 +21,28 @@ typedef struct clt_relaxed_contact_t {
   /* The rows, transposed: jt[i][k] is component i of row k's part (d_k for i < 3, ang_a[k] for
    * 3 ≤ i < 6, ang_b[k] for 6 ≤ i < 9), so that jt[i] holds component i of the three rows (the
    * kernel reads four doubles from jt[i]: the fourth, from what follows, is never used). Only what
-   * every visit reads is here (360 bytes): the sweeps stream this array. */
+   * every visit reads is here (320 bytes, five cache lines): the sweeps stream this array. The
+   * scales of the D-metric projection (√a_N, √a_T, their inverses, μ √(a_T/a_N)) are not: an exact
+   * block (σ = 1) recomputes them from dn and dt where it projects, with the same bits, and a block
+   * that is not exact keeps them beside its A_jj (block_A). */
   double jt[9][3];
   double bias[3]; /* J v_free + (Δ, 0, 0): the contact's rows of b */
   double x[3];    /* (P_N, P_T1, P_T2): the impulse in the contact frame */
-  double sqrt_n, sqrt_t, mu;            /* metric D = σ diag(a_n, a_t, a_t) of the local solve */
-  double mu_scaled, inv_dn, inv_dt;     /* μ √(a_T/a_N), 1/(σ a_N), 1/(σ a_T) */
-  double inv_sqrt_n, inv_sqrt_t, dn, dt; /* 1/√a_N, 1/√a_T, σ a_N, σ a_T */
+  double mu;                  /* the pair's friction coefficient */
+  double inv_dn, inv_dt;      /* 1/(σ a_N), 1/(σ a_T) */
+  double dn, dt;              /* metric D = σ diag(a_N, a_T, a_T) of the local solve */
 } clt_relaxed_contact_t;
+
+#define CLT_RELAXED_BLOCK_A 11
 
 typedef struct clt_relaxed_work_t {
   /* per contact of the step */
   int contact_capacity;
   clt_relaxed_contact_t *contacts; /* in colour order */
   double *delta;                   /* Δ_j by contact index */
-  double *block_A;                 /* 6 per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11 12 22), written
-                                      and read only for the blocks that are not exact */
+  double *block_A;                 /* CLT_RELAXED_BLOCK_A per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11
+                                      12 22), then √a_N, √a_T, 1/√a_N, 1/√a_T, μ √(a_T/a_N);
+                                      written and read only for the blocks that are not exact */
   int *colour;                     /* by contact index */
   int *order;                      /* contact index by slot (clt_colour_pairs) */
   int *ends;                       /* 2 per contact: its dynamic bodies (or −1), the colouring's input */
@@ -168,6 +174,12 @@ double clt_body_rotation_reach(const clt_world_t *world, int i, bool *unbounded)
  * assemble and solve clocks; diagnostics.iterations are the sweeps of all the solves, solves their
  * number, set_misses the bodies the last allowed solve left outside their boxes. */
 clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c);
+
+/* Stage "inverse mass" of scheme relaxed: M̂⁻¹ per body into the step workspace (stage_mass.c) only
+ * where a solve reads it there: APGD / BBPGD / MPRGP, joint rows, the semi-implicit gyroscopic
+ * term. The block Gauss–Seidel without joints takes 1/m and the diagonal of J⁻¹ from the bodies
+ * (relaxed_bgs.c), which saves 80 bytes a body (bench/granular/results.md "Session 20"). */
+clt_status_t clt_stage_relaxed_inverse_mass(clt_step_context_t *c);
 
 /* Stage "contact rows" of scheme relaxed: per active contact Δ = bias(Φ) + the restitution term
  * (SPEC.md §1) and the start-of-step normal velocity (the restitution rule of the other schemes);

@@ -103,6 +103,11 @@ typedef struct clt_step_work_t {
   /* the step problem w = A z + b (dense, row-major) */
   int lcp_n, lcp_capacity;
   double *A, *b, *z, *w;
+  /* How z holds the contact impulses after the joint rows: false, the layout above (m_C + 2 a
+   * contact); true, CLT_Z_BRACKET a contact (clt_z_bracket_put: the relaxed block Gauss–Seidel's
+   * c_n and its tangential impulse on the two bracketing directions, 32 bytes instead of 80 with
+   * m_C = 8). Readers go through clt_contact_z. */
+  bool z_bracket;
   int block_capacity;
   int *block_start;
   int block_count;
@@ -154,6 +159,40 @@ typedef struct clt_step_work_t {
   /* the ReLCP pipeline's own workspace (steppers/relcp.h), created on its first step */
   struct clt_relcp_work_t *relcp;
 } clt_step_work_t;
+
+/* The compact layout of z (z_bracket): c_n, α, β and k0 · CLT_Z_BRACKET_K + k1 (exact in a double:
+ * k0, k1 < m_C ≤ 1024), for the impulse c_n n + α d_k0 + β d_k1. */
+#define CLT_Z_BRACKET 4
+#define CLT_Z_ROW_MAX (1024 + 2) /* m_C + 2 for the largest m_C a scene may ask for */
+#define CLT_Z_BRACKET_K 1024
+
+static inline void clt_z_bracket_put(double *z, double cn, int k0, double alpha, int k1, double beta) {
+  z[0] = cn;
+  z[1] = alpha;
+  z[2] = beta;
+  z[3] = (double)(k0 * CLT_Z_BRACKET_K + k1);
+}
+
+/* How many entries of z the contact impulses of the step fill after the joint rows. */
+static inline int clt_contact_z_block(const clt_step_work_t *w) {
+  return w->z_bracket ? CLT_Z_BRACKET : w->friction_directions + 2;
+}
+
+/* Contact j's impulses in the layout of the step problem (m_C + 2 values: c_n, β_1 … β_m, λ): a
+ * pointer into z, or, with the compact layout, buf (m_C + 2 doubles) made from it by the
+ * operations the full layout's writer used (zeros, then += α and += β), so that every reader gets
+ * the same bits either way. */
+static inline const double *clt_contact_z(const clt_step_work_t *w, int j, double *buf) {
+  int m = w->friction_directions;
+  const double *z = w->z + w->joint_rows + (size_t)j * (size_t)clt_contact_z_block(w);
+  if (!w->z_bracket) return z;
+  for (int k = 0; k < m + 2; k++) buf[k] = 0.0;
+  int key = (int)z[3];
+  buf[0] = z[0];
+  buf[1 + key / CLT_Z_BRACKET_K] += z[1];
+  buf[1 + key % CLT_Z_BRACKET_K] += z[2];
+  return buf;
+}
 
 /* Contact report entry `index` (< report_count) of the last step (rows.h, report_lazy). */
 void clt_contact_report_get(const clt_world_t *world, const clt_step_work_t *work, int index, clt_contact_info_t *out);

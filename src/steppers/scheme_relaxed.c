@@ -15,7 +15,7 @@ static double bias_relaxed(const clt_method_t *method, double value, double h) {
 
 static const clt_stage_t stages[] = {
     {"forces", clt_stage_forces, CLT_CLOCK_ASSEMBLE},
-    {"inverse mass", clt_stage_inverse_mass, CLT_CLOCK_ASSEMBLE},
+    {"inverse mass", clt_stage_relaxed_inverse_mass, CLT_CLOCK_ASSEMBLE},
     {"solves", clt_stage_relaxed_solves, CLT_CLOCK_OTHER}, /* collide … solve, timed inside */
     {"remember", clt_stage_remember, CLT_CLOCK_OTHER},
     {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},

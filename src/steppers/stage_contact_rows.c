@@ -170,9 +170,10 @@ static int memory_order(const void *pa, const void *pb) {
 /* Entry j of the contact report from contact j and its impulses in z (rows.h layout). */
 static void report_entry(const clt_world_t *world, const clt_step_work_t *w, const direction_table_t *table, int j,
                          clt_contact_info_t *info) {
-  int m = w->friction_directions, blk = m + 2;
+  int m = w->friction_directions;
   const clt_contact_t *ct = &w->contacts[j];
-  const double *z = w->z + w->joint_rows + j * blk;
+  double zbuf[CLT_Z_ROW_MAX];
+  const double *z = clt_contact_z(w, j, zbuf);
   memset(info, 0, sizeof *info);
   info->body_a = ct->body_a;
   info->body_b = ct->body_b;
@@ -223,10 +224,10 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (joint memory)");
   if (world->joint_count > 0) /* a NULL buffer with 0 bytes is still undefined for memset */
     memset(w->next_joint_impulse, 0, (size_t)world->joint_count * 6 * sizeof *w->next_joint_impulse);
-  bool solved = w->lcp_n == w->joint_rows + w->contact_count * (w->friction_directions + 2);
+  bool solved = w->lcp_n == w->joint_rows + w->contact_count * clt_contact_z_block(w);
   for (int i = 0; solved && i < w->joint_rows; i++)
     w->next_joint_impulse[6 * w->joint_row_owner[i] + w->joint_row_component[i]] = w->z[i];
-  int m = w->friction_directions, blk = m + 2;
+  int m = w->friction_directions;
   /* The contact report (clt_world_get_contact) is read from the contacts and z where it is asked
    * for (report_entry): nothing is copied per step (rows.h). */
   w->report_count = w->contact_count;
@@ -236,7 +237,8 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
   direction_table(&table, m);
   for (int j = 0; solved && j < w->contact_count; j++) {
     const clt_contact_t *ct = &w->contacts[j];
-    const double *z = w->z + w->joint_rows + j * blk;
+    double zbuf[CLT_Z_ROW_MAX];
+    const double *z = clt_contact_z(w, j, zbuf);
     if (!(z[0] > 0.0)) continue; /* not pressing: the entry is dropped */
     const clt_contact_memory_t *old = ct->restitution > 0.0 ? find_memory(w, ct) : NULL; /* read by rule 2 only */
     clt_contact_memory_t next;

@@ -777,6 +777,20 @@ static uint64_t contact_keys(const clt_step_work_t *w) {
   return x;
 }
 
+/* After a solve warm-started from the solve before: its impulses have been read, so their buffer
+ * becomes next_memory, into which stage "remember" writes this solve's (the next solve's warm
+ * start, or the step's memory). The step then holds two contact memories, not three (64 bytes a
+ * contact; bench/granular/results.md "Session 20"). */
+static void release_round_memory(clt_step_work_t *w, clt_relaxed_work_t *r) {
+  free(w->next_memory);
+  w->next_memory = r->round_memory;
+  w->next_memory_capacity = r->round_memory_capacity;
+  w->next_memory_count = 0;
+  r->round_memory = NULL;
+  r->round_memory_capacity = 0;
+  r->round_memory_count = 0;
+}
+
 clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   clt_step_work_t *w = c->work;
@@ -816,6 +830,7 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
     double t2 = now_s();
     if (st == CLT_OK) st = clt_stage_free_velocity(c);
     if (st == CLT_OK) st = clt_stage_solve_relaxed(c);
+    if (r->round_warm) release_round_memory(w, r);
     double t3 = now_s();
     d->wall_collide_s += t1 - t0;
     d->wall_assemble_s += t2 - t1;
@@ -852,6 +867,22 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
     }
     r->round++;
   }
+}
+
+/* Whether method.solver selects the coloured block Gauss–Seidel (relaxed_bgs.c): bgs, and any
+ * solver that does not apply to a QP (lemke, the default). */
+static bool bgs_solver(clt_solver_kind_t solver) {
+  return solver != CLT_SOLVER_APGD && solver != CLT_SOLVER_BBPGD && solver != CLT_SOLVER_MPRGP;
+}
+
+clt_status_t clt_stage_relaxed_inverse_mass(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  bool semi = world->dimension == 3 && world->method.gyroscopic == CLT_GYRO_SEMI_IMPLICIT;
+  if (bgs_solver(world->method.solver) && world->joint_count == 0 && !semi) {
+    c->work->symmetric = true; /* M̂ = M */
+    return CLT_OK;
+  }
+  return clt_stage_inverse_mass(c);
 }
 
 clt_status_t clt_stage_relaxed_contacts(clt_step_context_t *c) {
@@ -898,13 +929,15 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
                           "step %lld: the relaxed scheme's QP needs a symmetric M̂; the semi-implicit "
                           "gyroscopic term makes it non-symmetric (use gyroscopic explicit or off)",
                           (long long)c->step);
-  int nstd = w->joint_rows + w->contact_count * (w->friction_directions + 2);
+  clt_solver_kind_t solver = world->method.solver;
+  bool bgs = bgs_solver(solver);
+  /* the block Gauss–Seidel writes z in its compact layout (rows.h, z_bracket) */
+  int nstd = w->joint_rows + w->contact_count * (bgs ? CLT_Z_BRACKET : w->friction_directions + 2);
   if (!clt_step_work_reserve_problem(w, nstd, w->joint_rows + w->contact_count))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (step problem of size %d)", nstd);
   clt_relaxed_work_t *r = clt_relaxed_work(w);
   if (!r) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed QP)");
-  clt_solver_kind_t solver = world->method.solver;
-  if (solver != CLT_SOLVER_APGD && solver != CLT_SOLVER_BBPGD && solver != CLT_SOLVER_MPRGP) {
+  if (bgs) {
     /* bgs, and lemke (the default, which does not apply to a QP): the coloured block Gauss–Seidel */
     clt_status_t st = clt_relaxed_bgs_solve(c, r);
     if (st != CLT_OK) return st;
@@ -943,6 +976,7 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
     if (!isfinite(q.x[i])) usable = false;
   write_impulses(world, w, &q, usable);
   w->lcp_n = nstd;
+  w->z_bracket = false;
   if (usable) {
     accumulate_bodies(&op_data, q.x);
     for (int i = 0; i < world->body_count; i++) {

@@ -443,6 +443,7 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
                             (long long)d->step, clt_solver_kind_name(solver), result.message);
   }
   w->lcp_n = n;
+  w->z_bracket = false;
   d->solver_status = result.status;
   d->iterations = result.iterations;
   d->residual = result.residual;

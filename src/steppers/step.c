@@ -101,6 +101,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
   d.step = c.step;
   work->next_memory_count = 0;
   work->lcp_n = 0;
+  work->z_bracket = false;
   work->report_count = 0; /* the report is rebuilt by this step; none if it fails (rows.h) */
   work->report_lazy = false;
 

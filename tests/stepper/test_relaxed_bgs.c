@@ -283,6 +283,50 @@ static void box_stack(void) {
   clt_world_destroy(w);
 }
 
+/* A box at rest on the floor under gravity tilted 30° from the normal, towards 20° from x (μ = 1:
+ * it sticks; the tangential impulse lies between two of the m_C = 8 directions). The contact
+ * report (read from z's compact layout, rows.h z_bracket, and its four corner blocks, which are
+ * not exact) must sum to −m g h on the box, normal and tangential parts alike. */
+static void report_balances_weight(clt_friction_cone_t cone) {
+  const double g = 9.81, tilt = 30.0 * RELAXED_PI / 180.0, azimuth = 20.0 * RELAXED_PI / 180.0, h = 0.01;
+  clt_world_def_t wd = relaxed_def(h, CLT_SOLVER_BGS);
+  wd.method.friction_cone = cone;
+  wd.method.friction_directions = 8;
+  wd.gravity[0] = g * sin(tilt) * cos(azimuth);
+  wd.gravity[1] = g * sin(tilt) * sin(azimuth);
+  wd.gravity[2] = -g * cos(tilt);
+  clt_world_t *w = NULL;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  int mat = add_material(w, 1.0);
+  add_halfspace(w, mat, 0.0, 0.0, 1.0, 0.0);
+  clt_body_id_t box = add_box(w, mat, 0.2, 0.15, 0.1, 0.1, NULL);
+  for (int n = 0; n < 100; n++) CHECK(clt_world_step(w) == CLT_OK);
+  clt_body_info_t info;
+  CHECK(clt_body_get_info(w, box, &info) == CLT_OK);
+  clt_body_state_t st;
+  CHECK(clt_body_get_state(w, box, &st) == CLT_OK);
+  double sum[3] = {0.0, 0.0, 0.0};
+  int count = clt_world_contact_count(w);
+  for (int i = 0; i < count; i++) {
+    clt_contact_info_t c;
+    CHECK(clt_world_get_contact(w, i, &c) == CLT_OK);
+    double sign = c.body_b == 1 ? 1.0 : c.body_a == 1 ? -1.0 : 0.0;
+    for (int k = 0; k < 3; k++) sum[k] += sign * c.impulse[k];
+  }
+  double weight = info.mass * g * h, err = 0.0;
+  for (int k = 0; k < 3; k++) err = fmax(err, fabs(sum[k] + info.mass * wd.gravity[k] * h));
+  double speed = sqrt(st.velocity[0] * st.velocity[0] + st.velocity[1] * st.velocity[1] +
+                      st.velocity[2] * st.velocity[2]);
+  printf("bgs: box at rest under tilted gravity (%s cone): %d contacts, sum of reported impulses "
+         "(%.6f, %.6f, %.6f) N s against -m g h (%.6f, %.6f, %.6f); error %.2e of m g h, speed %.1e m/s\n",
+         relaxed_cone_name(cone), count, sum[0], sum[1], sum[2], -info.mass * wd.gravity[0] * h,
+         -info.mass * wd.gravity[1] * h, -info.mass * wd.gravity[2] * h, err / weight, speed);
+  CHECK(count == 4);
+  CHECK_LE(speed, 1e-6);
+  CHECK_LE(err, 1e-6 * weight);
+  clt_world_destroy(w);
+}
+
 int main(int argc, char **argv) {
   const char *only = argc > 1 ? argv[1] : "";
   if (!*only || !strcmp(only, "rest")) relaxed_sphere_rest(CLT_SOLVER_BGS, 1e-8);
@@ -315,5 +359,9 @@ int main(int argc, char **argv) {
     relaxed_rod_on_floor(CLT_SOLVER_BGS, 0.5, CLT_CONE_POLYHEDRAL);
   }
   if (!*only || !strcmp(only, "stack")) box_stack();
+  if (!*only || !strcmp(only, "report")) {
+    report_balances_weight(CLT_CONE_CIRCULAR);
+    report_balances_weight(CLT_CONE_POLYHEDRAL);
+  }
   return clt_test_finish();
 }
