@@ -21,28 +21,25 @@ typedef struct clt_relaxed_contact_t {
   /* The rows, transposed: jt[i][k] is component i of row k's part (d_k for i < 3, ang_a[k] for
    * 3 ≤ i < 6, ang_b[k] for 6 ≤ i < 9), so that jt[i] holds component i of the three rows (the
    * kernel reads four doubles from jt[i]: the fourth, from what follows, is never used). Only what
-   * every visit reads is here (320 bytes, five cache lines): the sweeps stream this array. The
-   * scales of the D-metric projection (√a_N, √a_T, their inverses, μ √(a_T/a_N)) are not: an exact
-   * block (σ = 1) recomputes them from dn and dt where it projects, with the same bits, and a block
-   * that is not exact keeps them beside its A_jj (block_A). */
+   * every visit reads is here (360 bytes): the sweeps stream this array. (Recomputing the five
+   * scales of the D-metric projection from dn and dt where a block projects saves 40 bytes and
+   * gives the same bits, but costs 5 % of the 8·10³ pile's CPU time: bench/granular/results.md
+   * "Session 20".) */
   double jt[9][3];
   double bias[3]; /* J v_free + (Δ, 0, 0): the contact's rows of b */
   double x[3];    /* (P_N, P_T1, P_T2): the impulse in the contact frame */
-  double mu;                  /* the pair's friction coefficient */
-  double inv_dn, inv_dt;      /* 1/(σ a_N), 1/(σ a_T) */
-  double dn, dt;              /* metric D = σ diag(a_N, a_T, a_T) of the local solve */
+  double sqrt_n, sqrt_t, mu;            /* metric D = σ diag(a_n, a_t, a_t) of the local solve */
+  double mu_scaled, inv_dn, inv_dt;     /* μ √(a_T/a_N), 1/(σ a_N), 1/(σ a_T) */
+  double inv_sqrt_n, inv_sqrt_t, dn, dt; /* 1/√a_N, 1/√a_T, σ a_N, σ a_T */
 } clt_relaxed_contact_t;
-
-#define CLT_RELAXED_BLOCK_A 11
 
 typedef struct clt_relaxed_work_t {
   /* per contact of the step */
   int contact_capacity;
   clt_relaxed_contact_t *contacts; /* in colour order */
   double *delta;                   /* Δ_j by contact index */
-  double *block_A;                 /* CLT_RELAXED_BLOCK_A per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11
-                                      12 22), then √a_N, √a_T, 1/√a_N, 1/√a_T, μ √(a_T/a_N);
-                                      written and read only for the blocks that are not exact */
+  double *block_A;                 /* 6 per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11 12 22), written
+                                      and read only for the blocks that are not exact */
   int *colour;                     /* by contact index */
   int *order;                      /* contact index by slot (clt_colour_pairs) */
   int *ends;                       /* 2 per contact: its dynamic bodies (or −1), the colouring's input */
@@ -189,9 +186,10 @@ clt_status_t clt_stage_relaxed_contacts(clt_step_context_t *c);
 
 /* Stage "solve" of scheme relaxed: the dual of the step's convex QP, by the coloured cone block
  * Gauss–Seidel (method.solver bgs, relaxed_bgs.c) or matrix-free APGD / BBPGD, then
- * v⁺ = v_free + M̂⁻¹ Gᵀ x; writes the impulses into work->z in the layout of rows.h so that stage
- * "remember" and the contact report apply as they are. With joints only it is the joint equality
- * solve every scheme shares (clt_solve_rows). */
+ * v⁺ = v_free + M̂⁻¹ Gᵀ x; writes the impulses into work->z in the layout of rows.h (the block
+ * Gauss–Seidel: its compact form, z_bracket, which clt_contact_z expands with the same bits) so
+ * that stage "remember" and the contact report apply as they are. With joints only it is the
+ * joint equality solve every scheme shares (clt_solve_rows). */
 clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c);
 
 /* The coloured cone block Gauss–Seidel on the relaxed QP (relaxed_bgs.c): solves, updates the

@@ -43,7 +43,7 @@
  * in a later solve of the step, the memory the solve before left: clt_stage_relaxed_solves)
  * projected onto this step's cone, and the joint memory.
  *
- * Speed (bench/peers/results.md, 2026-11-22): the blocks are 320 bytes in colour order (the
+ * Speed (bench/peers/results.md, 2026-11-22): the blocks are 360 bytes in colour order (the
  * sweeps stream them), the rows stored transposed so that a block's three velocities are one
  * 4-lane vector expression, dv 8 doubles per body; the kernel is instantiated for the piles' case
  * (3D, circular cone; ω a run-time argument) and, on x86-64, built for AVX2 and the baseline and
@@ -291,28 +291,16 @@ BGS_INLINE double block_residual(const clt_relaxed_contact_t *ct, const cone_t *
  * the cone is its own projection (tested in y-space: the cone is the same set), otherwise the
  * Euclidean projection in the scaled coordinates (√a_N y_N, √a_T y_T) onto the cone of
  * μ' = μ √(a_T / a_N). */
-BGS_INLINE void project_metric(const clt_relaxed_contact_t *ct, const double *A, const cone_t *k, double y[3], int dim,
-                               int circ) {
+BGS_INLINE void project_metric(const clt_relaxed_contact_t *ct, const cone_t *k, double y[3], int dim, int circ) {
   if (circ) {
     double tt = y[1] * y[1] + (dim == 3 ? y[2] * y[2] : 0.0);
     if (y[0] >= 0.0 && tt <= ct->mu * ct->mu * y[0] * y[0]) return;
   }
-  /* the scales (block_scales): from dn and dt for an exact block, else stored beside A_jj */
-  double sqrt_n, sqrt_t, inv_sqrt_n, inv_sqrt_t, mu_scaled;
-  if (ct->exact) {
-    sqrt_n = sqrt(ct->dn);
-    sqrt_t = sqrt(ct->dt);
-    inv_sqrt_n = 1.0 / sqrt_n;
-    inv_sqrt_t = 1.0 / sqrt_t;
-    mu_scaled = ct->mu * sqrt_t / sqrt_n;
-  } else {
-    sqrt_n = A[6], sqrt_t = A[7], inv_sqrt_n = A[8], inv_sqrt_t = A[9], mu_scaled = A[10];
-  }
-  double s[3] = {sqrt_n * y[0], sqrt_t * y[1], dim == 3 ? sqrt_t * y[2] : 0.0};
-  project_k(k, mu_scaled, s, dim, circ);
-  y[0] = s[0] * inv_sqrt_n;
-  y[1] = s[1] * inv_sqrt_t;
-  y[2] = dim == 3 ? s[2] * inv_sqrt_t : 0.0;
+  double s[3] = {ct->sqrt_n * y[0], ct->sqrt_t * y[1], dim == 3 ? ct->sqrt_t * y[2] : 0.0};
+  project_k(k, ct->mu_scaled, s, dim, circ);
+  y[0] = s[0] * ct->inv_sqrt_n;
+  y[1] = s[1] * ct->inv_sqrt_t;
+  y[2] = dim == 3 ? s[2] * ct->inv_sqrt_t : 0.0;
 }
 
 /* Visits one block: the local solve, then dv. Returns ‖D ΔP‖∞ (a velocity: |w| where the block
@@ -326,7 +314,7 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
     block_velocity(ct, dv, dim, w);
   double x0[3] = {ct->x[0], ct->x[1], ct->x[2]};
   double y[3] = {x0[0] - w[0] * ct->inv_dn, x0[1] - w[1] * ct->inv_dt, dim == 3 ? x0[2] - w[2] * ct->inv_dt : 0.0};
-  project_metric(ct, A, k, y, dim, circ);
+  project_metric(ct, k, y, dim, circ);
   if (!ct->exact) { /* more D-metric steps on the local problem ½ yᵀA y + (w − A x0)ᵀ y */
     double first = 0.0;
     for (int it = 1; it < RELAXED_INNER; it++) {
@@ -334,7 +322,7 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
       double g[3] = {w[0] + A[0] * d[0] + A[1] * d[1] + A[2] * d[2], w[1] + A[1] * d[0] + A[3] * d[1] + A[4] * d[2],
                      dim == 3 ? w[2] + A[2] * d[0] + A[4] * d[1] + A[5] * d[2] : 0.0};
       double yn[3] = {y[0] - g[0] * ct->inv_dn, y[1] - g[1] * ct->inv_dt, dim == 3 ? y[2] - g[2] * ct->inv_dt : 0.0};
-      project_metric(ct, A, k, yn, dim, circ);
+      project_metric(ct, k, yn, dim, circ);
       double change = fabs(yn[0] - y[0]) * ct->dn + (fabs(yn[1] - y[1]) + fabs(yn[2] - y[2])) * ct->dt;
       clt_v3_copy(y, yn);
       if (it == 1) first = change;
@@ -343,7 +331,7 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
   }
   if (omega != 1.0) { /* over-relaxation: x0 + ω (y − x0), back onto the cone in the D-metric */
     for (int i = 0; i < 3; i++) y[i] = x0[i] + omega * (y[i] - x0[i]);
-    project_metric(ct, A, k, y, dim, circ);
+    project_metric(ct, k, y, dim, circ);
   }
   double dp[3] = {y[0] - x0[0], y[1] - x0[1], y[2] - x0[2]};
   double res = fabs(dp[0]) * ct->dn;
@@ -373,7 +361,7 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
         !clt_step_work_grow((void **)&r->order, &c4, contacts, sizeof *r->order) ||
         !clt_step_work_grow((void **)&r->ends, &c5, contacts, 2 * sizeof *r->ends) ||
         !clt_step_work_grow((void **)&r->hot, &c6, contacts, sizeof *r->hot) ||
-        !clt_step_work_grow((void **)&r->block_A, &c7, contacts, CLT_RELAXED_BLOCK_A * sizeof *r->block_A) ||
+        !clt_step_work_grow((void **)&r->block_A, &c7, contacts, 6 * sizeof *r->block_A) ||
         !clt_step_work_grow((void **)&r->hot_list, &c8, contacts, sizeof *r->hot_list) ||
         !clt_step_work_grow((void **)&r->slot, &c9, contacts, sizeof *r->slot))
       return false;
@@ -526,7 +514,8 @@ static void build_block(const clt_world_t *world, const clt_step_work_t *w, clt_
     block_A[4] = A[1][2];
     block_A[5] = A[2][2];
   }
-  double sqrt_n = sqrt(an), sqrt_t = sqrt(at);
+  ct->sqrt_n = sqrt(an);
+  ct->sqrt_t = sqrt(at);
   ct->mu = c->friction;
   double sigma_jj = 1.0;
   if (!ct->exact) {
@@ -538,17 +527,13 @@ static void build_block(const clt_world_t *world, const clt_step_work_t *w, clt_
     }
     sigma_jj = sigma > 0.0 ? sigma : 1.0;
   }
+  ct->mu_scaled = ct->mu * ct->sqrt_t / ct->sqrt_n;
   ct->dn = sigma_jj * an;
   ct->dt = sigma_jj * at;
   ct->inv_dn = 1.0 / ct->dn;
   ct->inv_dt = 1.0 / ct->dt;
-  if (!ct->exact) { /* the scales of project_metric (an exact block recomputes them from dn, dt) */
-    block_A[6] = sqrt_n;
-    block_A[7] = sqrt_t;
-    block_A[8] = 1.0 / sqrt_n;
-    block_A[9] = 1.0 / sqrt_t;
-    block_A[10] = ct->mu * sqrt_t / sqrt_n;
-  }
+  ct->inv_sqrt_n = 1.0 / ct->sqrt_n;
+  ct->inv_sqrt_t = 1.0 / ct->sqrt_t;
 }
 
 /* Angular parts of side_rows in 3D with the body's rotation matrix R from r->rot (built once per
@@ -628,11 +613,16 @@ static void build_block3(const clt_world_t *world, const clt_step_work_t *w, clt
     build_block(world, w, r, j, ct, block_A, 3);
     return;
   }
+  ct->sqrt_n = sqrt(an);
+  ct->sqrt_t = sqrt(at);
   ct->mu = c->friction;
+  ct->mu_scaled = ct->mu * ct->sqrt_t / ct->sqrt_n;
   ct->dn = 1.0 * an;
   ct->dt = 1.0 * at;
   ct->inv_dn = 1.0 / ct->dn;
   ct->inv_dt = 1.0 / ct->dt;
+  ct->inv_sqrt_n = 1.0 / ct->sqrt_n;
+  ct->inv_sqrt_t = 1.0 / ct->sqrt_t;
 }
 
 /* P from the contact memory (rows.h): c_n and the tangential impulse vector, onto this step's cone. */
@@ -762,7 +752,7 @@ BGS_INLINE void prefetch_bodies(const clt_relaxed_work_t *r, int i) {
  * hot_level, counts it in *hot if so, and keeps the largest update in *res. */
 BGS_INLINE void visit_marked(clt_relaxed_work_t *r, const cone_t *k, int i, double omega, bool fast, double hot_level,
                              int *hot, double *res) {
-  double e = visit(&r->contacts[i], r->block_A + CLT_RELAXED_BLOCK_A * (size_t)i, k, r->inv, r->dv, omega, fast);
+  double e = visit(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, fast);
   r->hot[i] = e > hot_level;
   *hot += r->hot[i];
   if (e > *res) *res = e;
@@ -1153,9 +1143,9 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 #endif
   for (int i = 0; i < nc; i++) {
     if (dim == 3)
-      build_block3(world, w, r, r->contacts[i].index, &r->contacts[i], r->block_A + CLT_RELAXED_BLOCK_A * (size_t)i);
+      build_block3(world, w, r, r->contacts[i].index, &r->contacts[i], r->block_A + 6 * (size_t)i);
     else
-      build_block(world, w, r, r->contacts[i].index, &r->contacts[i], r->block_A + CLT_RELAXED_BLOCK_A * (size_t)i, dim);
+      build_block(world, w, r, r->contacts[i].index, &r->contacts[i], r->block_A + 6 * (size_t)i, dim);
   }
 
   /* joint rows: diag(A), b = J v_free + Υ */

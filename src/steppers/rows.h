@@ -101,7 +101,8 @@ typedef struct clt_step_work_t {
   clt_contact_t *contacts;
 
   /* the step problem w = A z + b (dense, row-major) */
-  int lcp_n, lcp_capacity;
+  int lcp_n, lcp_capacity; /* b, w and ipiv hold lcp_capacity entries, z z_capacity */
+  int z_capacity;
   double *A, *b, *z, *w;
   /* How z holds the contact impulses after the joint rows: false, the layout above (m_C + 2 a
    * contact); true, CLT_Z_BRACKET a contact (clt_z_bracket_put: the relaxed block Gauss–Seidel's
@@ -218,6 +219,8 @@ void clt_step_work_destroy(clt_step_work_t *work);
 bool clt_step_work_reserve_rows(clt_step_work_t *work, int rows);
 bool clt_step_work_reserve_contacts(clt_step_work_t *work, int contacts);
 bool clt_step_work_reserve_problem(clt_step_work_t *work, int n, int blocks);
+/* Grows z alone to n unknowns (the relaxed solves, which write only the impulses). */
+bool clt_step_work_reserve_z(clt_step_work_t *work, int n);
 /* realloc *p to at least `needed` elements of `size` bytes, doubling; keeps the contents. */
 bool clt_step_work_grow(void **p, int *capacity, int needed, size_t size);
 bool clt_step_work_grow_ints(int **array, int *capacity, int needed);

@@ -933,7 +933,7 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
   bool bgs = bgs_solver(solver);
   /* the block Gauss–Seidel writes z in its compact layout (rows.h, z_bracket) */
   int nstd = w->joint_rows + w->contact_count * (bgs ? CLT_Z_BRACKET : w->friction_directions + 2);
-  if (!clt_step_work_reserve_problem(w, nstd, w->joint_rows + w->contact_count))
+  if (!clt_step_work_reserve_z(w, nstd)) /* the solves keep their own arrays: only z is written */
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (step problem of size %d)", nstd);
   clt_relaxed_work_t *r = clt_relaxed_work(w);
   if (!r) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed QP)");

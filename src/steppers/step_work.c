@@ -94,16 +94,19 @@ bool clt_step_work_reserve_problem(clt_step_work_t *w, int n, int blocks) {
     while (cap < n) cap *= 2;
     double *b = realloc(w->b, (size_t)cap * sizeof *b);
     if (b) w->b = b;
-    double *z = realloc(w->z, (size_t)cap * sizeof *z);
-    if (z) w->z = z;
     double *ww = realloc(w->w, (size_t)cap * sizeof *ww);
     if (ww) w->w = ww;
     int *ipiv = realloc(w->ipiv, (size_t)cap * sizeof *ipiv);
     if (ipiv) w->ipiv = ipiv;
-    if (!b || !z || !ww || !ipiv) return false;
+    if (!b || !ww || !ipiv) return false;
     w->lcp_capacity = cap;
   }
-  return clt_step_work_grow((void **)&w->block_start, &w->block_capacity, blocks + 1, sizeof *w->block_start);
+  return clt_step_work_reserve_z(w, n) &&
+         clt_step_work_grow((void **)&w->block_start, &w->block_capacity, blocks + 1, sizeof *w->block_start);
+}
+
+bool clt_step_work_reserve_z(clt_step_work_t *w, int n) {
+  return clt_step_work_grow((void **)&w->z, &w->z_capacity, n, sizeof *w->z);
 }
 
 bool clt_step_work_reserve_dense(clt_step_work_t *w, int n) {
