@@ -83,9 +83,10 @@ static double column_value(const clt_diagnostics_t *d, int column) {
 }
 
 #define DIAG_BUFFER_ROWS 4096
-/* Frames are buffered up to about a trajectory chunk (1 MB, open_series) before they are appended:
- * more buffering saves no write and is memory held for the run (8 MB made 7.6 MB more peak RSS in a
- * `clatter run` of the 8·10³ pile). At least one frame is buffered, at most 1 024. */
+/* Frames are buffered up to 1 MB (all series together) before they are appended, and a chunk of a
+ * per-body series holds that many frames (open_series): more buffering saves no write and is memory
+ * held for the run (8 MB made 7.6 MB more peak RSS in a `clatter run` of the 8·10³ pile). At least
+ * one frame is buffered, at most 1 024. */
 #define TRAJ_BUFFER_BYTES (1u << 20)
 
 enum { TRAJ_STEP, TRAJ_TIME, TRAJ_POSITION, TRAJ_ORIENTATION, TRAJ_VELOCITY, TRAJ_ANGULAR, TRAJ_COUNT };
@@ -246,7 +247,19 @@ static hid_t create_group(hid_t loc, const char *name) {
   return g;
 }
 
-/* A dataset rows × inner[0] × inner[1] with an unlimited number of rows. */
+/* Access to a dataset that is written one whole chunk at a time (a trajectory series whose chunk
+ * is one frame: each flush writes one frame, clt_output_t.traj_capacity = 1): without HDF5's chunk
+ * cache (1 MB per dataset by default), which would keep a copy of the last chunk written, 2.9 MB for
+ * the three 192 kB series of the 8·10³ pile (bench/granular/results.md "Session 21"). Other
+ * datasets are appended in parts of a chunk, which the cache keeps from being read back. */
+static hid_t whole_chunk_access(void) {
+  hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+  if (dapl >= 0) H5Pset_chunk_cache(dapl, 0, 0, 1.0);
+  return dapl;
+}
+
+/* A dataset rows × inner[0] × inner[1] with an unlimited number of rows (chunk_rows == 1: written
+ * a frame at a time, whole_chunk_access). */
 static hid_t create_table(hid_t loc, const char *name, hid_t type, int inner_rank, const hsize_t *inner,
                           hsize_t chunk_rows) {
   hsize_t dims[3] = {0, 0, 0}, maxdims[3] = {H5S_UNLIMITED, 0, 0}, chunk[3] = {chunk_rows, 0, 0};
@@ -257,9 +270,29 @@ static hid_t create_table(hid_t loc, const char *name, hid_t type, int inner_ran
   hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
   H5Pset_chunk(dcpl, inner_rank + 1, chunk);
   H5Pset_obj_track_times(dcpl, 0);
-  hid_t d = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  hid_t dapl = inner_rank > 0 && chunk_rows == 1 ? whole_chunk_access() : H5P_DEFAULT;
+  hid_t d = H5Dcreate2(loc, name, type, space, H5P_DEFAULT, dcpl, dapl);
+  if (dapl != H5P_DEFAULT) H5Pclose(dapl);
   H5Pclose(dcpl);
   H5Sclose(space);
+  return d;
+}
+
+/* Opens a table of a run file to append to it: as create_table made it (whole_chunk_access where
+ * its chunk is one row of an inner_rank > 0 table). */
+static hid_t open_table(hid_t loc, const char *name) {
+  hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+  if (d < 0) return d;
+  hid_t dcpl = H5Dget_create_plist(d);
+  hsize_t chunk[3] = {0, 0, 0};
+  int rank = dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED ? H5Pget_chunk(dcpl, 3, chunk) : 0;
+  if (dcpl >= 0) H5Pclose(dcpl);
+  if (rank > 1 && chunk[0] == 1) {
+    hid_t dapl = whole_chunk_access();
+    H5Dclose(d);
+    d = H5Dopen2(loc, name, dapl);
+    H5Pclose(dapl);
+  }
   return d;
 }
 
@@ -496,15 +529,14 @@ static bool open_series(clt_output_t *out, bool create) {
   if (out->options.trajectory) {
     hid_t g = create ? create_group(file, "trajectory") : H5Gopen2(file, "trajectory", H5P_DEFAULT);
     if (g < 0) return false;
-    size_t frame_bytes = (size_t)(n > 0 ? n : 1) * 3 * sizeof(double);
-    hsize_t chunk = (hsize_t)((1u << 20) / frame_bytes);
-    if (chunk < 1) chunk = 1;
-    if (chunk > 1024) chunk = 1024;
+    /* a chunk of the per-body series holds the frames one flush writes (traj_capacity, setup_bodies):
+     * from about 5 000 bodies on that is one frame, and each flush writes whole chunks */
+    hsize_t chunk = (hsize_t)out->traj_capacity;
     for (int k = 0; k < TRAJ_COUNT; k++) {
       if (!traj_enabled(out, k)) continue;
       const char *name = traj_name(out, k);
       if (!create) {
-        out->traj[k] = H5Dopen2(g, name, H5P_DEFAULT);
+        out->traj[k] = open_table(g, name);
       } else if (k == TRAJ_STEP) {
         out->traj[k] = create_table(g, name, H5T_STD_I64LE, 0, NULL, 1024);
       } else if (k == TRAJ_TIME) {
