@@ -13,30 +13,44 @@
 
 /* One contact of the coloured cone block Gauss–Seidel (relaxed_bgs.c), in the contact frame
  * (n, t1, t2): rows J_k = (−d_k, ang_a[k]) on body a and (d_k, ang_b[k]) on body b, d_k the
- * frame's k-th direction (SPEC.md §0 point rows). */
+ * frame's k-th direction (SPEC.md §0 point rows). Only what every visit reads is here: the sweeps
+ * stream these records. A record is this header followed by its rows, in one of two layouts chosen
+ * per solve (clt_relaxed_work_t.sphere; the records are contact_stride bytes apart):
+ * - general (368 bytes): rows[0 … 26] = jt[9][3], the rows transposed: jt[i][k] is component i of
+ *   row k's part (d_k for i < 3, ang_a[k] in the body frame for 3 ≤ i < 6, ang_b[k] for 6 ≤ i < 9),
+ *   so that jt[i] holds component i of the three rows (the kernel reads four doubles from jt[i]:
+ *   the fourth, from what follows, is never used; rows[27] = 0 ends it);
+ * - sphere (232 bytes), where every contact is between spheres centred on their bodies (isotropic
+ *   inertia) and static bodies: rows = n, t1, t2, r_a, r_b with ρ_a = r_a n and ρ_b = r_b n the
+ *   lever arms, so ang_a[k] = −r_a n × d_k and ang_b[k] = r_b n × d_k in the world frame (0, t2,
+ *   −t1 times the radius: the normal impulse exerts no torque) and the solve's angular velocity
+ *   changes are world-frame (bench/granular/results.md "Session 21"). */
 typedef struct clt_relaxed_contact_t {
   int a, b;       /* dynamic body index, or −1 (ground, static, kinematic: no velocity change) */
   int index;      /* the contact's index in work->contacts */
   int exact;      /* 1: A_jj = diag(a_n, a_t, a_t): the local solve is a scaled projection */
-  /* The rows, transposed: jt[i][k] is component i of row k's part (d_k for i < 3, ang_a[k] for
-   * 3 ≤ i < 6, ang_b[k] for 6 ≤ i < 9), so that jt[i] holds component i of the three rows (the
-   * kernel reads four doubles from jt[i]: the fourth, from what follows, is never used). Only what
-   * every visit reads is here (360 bytes): the sweeps stream this array. (Recomputing the five
-   * scales of the D-metric projection from dn and dt where a block projects saves 40 bytes and
-   * gives the same bits, but costs 5 % of the 8·10³ pile's CPU time: bench/granular/results.md
-   * "Session 20".) */
-  double jt[9][3];
   double bias[3]; /* J v_free + (Δ, 0, 0): the contact's rows of b */
   double x[3];    /* (P_N, P_T1, P_T2): the impulse in the contact frame */
   double sqrt_n, sqrt_t, mu;            /* metric D = σ diag(a_n, a_t, a_t) of the local solve */
   double mu_scaled, inv_dn, inv_dt;     /* μ √(a_T/a_N), 1/(σ a_N), 1/(σ a_T) */
   double inv_sqrt_n, inv_sqrt_t, dn, dt; /* 1/√a_N, 1/√a_T, σ a_N, σ a_T */
+  /* (Recomputing the five scales of the D-metric projection from dn and dt where a block projects
+   * saves 40 bytes and gives the same bits, but costs 5 % of the 8·10³ pile's CPU time:
+   * bench/granular/results.md "Session 20".) */
+  double rows[]; /* the layout of the solve (above) */
 } clt_relaxed_contact_t;
+
+/* Doubles of a record's rows in the general and the sphere layout (clt_relaxed_contact_t). */
+#define CLT_RELAXED_ROWS_GENERAL 28
+#define CLT_RELAXED_ROWS_SPHERE 11
 
 typedef struct clt_relaxed_work_t {
   /* per contact of the step */
   int contact_capacity;
-  clt_relaxed_contact_t *contacts; /* in colour order */
+  clt_relaxed_contact_t *contacts; /* in colour order, contact_stride bytes apart (clt_relaxed_block) */
+  size_t contact_stride;           /* sizeof the header + the rows of this solve's layout */
+  size_t contact_bytes;            /* allocated */
+  bool sphere;                     /* this solve's records have the sphere layout */
   double *delta;                   /* Δ_j by contact index */
   double *block_A;                 /* 6 per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11 12 22), written
                                       and read only for the blocks that are not exact */
@@ -126,6 +140,11 @@ typedef struct clt_relaxed_work_t {
   double *minv, *b, *x, *y, *u, *mu;
   int *offset, *count, *cone_start, *body_start, *body_entry, *fill;
 } clt_relaxed_work_t;
+
+/* Record i of r->contacts (slot order). */
+static inline clt_relaxed_contact_t *clt_relaxed_block(const clt_relaxed_work_t *r, int i) {
+  return (clt_relaxed_contact_t *)((char *)r->contacts + (size_t)i * r->contact_stride);
+}
 
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r);
 /* Grows the per-contact and per-body buffers (relaxed_bgs.c); false when out of memory. */

@@ -43,10 +43,14 @@
  * in a later solve of the step, the memory the solve before left: clt_stage_relaxed_solves)
  * projected onto this step's cone, and the joint memory.
  *
- * Speed (bench/peers/results.md, 2026-11-22): the blocks are 360 bytes in colour order (the
- * sweeps stream them), the rows stored transposed so that a block's three velocities are one
- * 4-lane vector expression, dv 8 doubles per body; the kernel is instantiated for the piles' case
- * (3D, circular cone; ω a run-time argument) and, on x86-64, built for AVX2 and the baseline and
+ * Speed (bench/peers/results.md, 2026-11-22): the blocks are records in colour order (the sweeps
+ * stream them), 368 bytes with the rows stored transposed so that a block's three velocities are
+ * one 4-lane vector expression, or 232 bytes in the sphere layout (relaxed.h: every contact between
+ * spheres centred on their bodies and static bodies, as in the granular piles; its rows are n, t1,
+ * t2 and the two lever arms, and the angular velocity changes are world-frame; 2026-11-28, 8·10³
+ * pile: 4.4 instead of 4.8 kB a body at the peak); dv 8 doubles per body; the kernel is
+ * instantiated for the piles' case (3D, circular cone; ω a run-time argument) in both layouts and,
+ * on x86-64, built for AVX2 and the baseline and
  * chosen at load time. Every instance evaluates the same IEEE operations in the same order as the
  * scalar code (no FMA: -ffp-contract=off), so the numbers do not depend on the instance or the
  * machine. The focused passes walk a list of the hot blocks (not a scan of every flag; on every
@@ -200,7 +204,7 @@ BGS_INLINE void block_velocity(const clt_relaxed_contact_t *ct, const double *dv
   double la[3], aa[3], ab[3];
   block_bodies(ct, dv, la, aa, ab);
   for (int k = 0; k < 3; k++) {
-    const double(*t)[3] = ct->jt;
+    const double(*t)[3] = (const double(*)[3])ct->rows;
     w[k] = k < dim ? ct->bias[k] + (t[0][k] * la[0] + t[1][k] * la[1] + t[2][k] * la[2]) +
                          (t[3][k] * aa[0] + t[4][k] * aa[1] + t[5][k] * aa[2]) +
                          (t[6][k] * ab[0] + t[7][k] * ab[1] + t[8][k] * ab[2])
@@ -213,7 +217,7 @@ BGS_INLINE void block_apply(const clt_relaxed_contact_t *ct, const double *inv, 
                             const double dp[3]) {
   double lin[3], ang[3];
   double p0 = dp[0], p1 = dp[1], p2 = dim == 3 ? dp[2] : 0.0;
-  const double(*t)[3] = ct->jt;
+  const double(*t)[3] = (const double(*)[3])ct->rows;
   for (int i = 0; i < 3; i++) lin[i] = p0 * t[i][0] + p1 * t[i][1] + p2 * t[i][2];
   if (ct->a >= 0) {
     double *v = dv + DV_STRIDE * (size_t)ct->a;
@@ -239,7 +243,7 @@ BGS_INLINE void block_apply(const clt_relaxed_contact_t *ct, const double *inv, 
  * fourth lane the slot's padding: it gets 0 · 0 and stays 0): the same operations per component. */
 BGS_INLINE void block_apply3(const clt_relaxed_contact_t *ct, const double *inv, double *dv, const double dp[3]) {
   double p0 = dp[0], p1 = dp[1], p2 = dp[2];
-  const double(*t)[3] = ct->jt;
+  const double(*t)[3] = (const double(*)[3])ct->rows;
   v4d lin = {p0 * t[0][0] + p1 * t[0][1] + p2 * t[0][2], p0 * t[1][0] + p1 * t[1][1] + p2 * t[1][2],
              p0 * t[2][0] + p1 * t[2][1] + p2 * t[2][2], 0.0};
   if (ct->a >= 0) {
@@ -264,7 +268,7 @@ BGS_INLINE void block_apply3(const clt_relaxed_contact_t *ct, const double *inv,
 BGS_INLINE void block_velocity3(const clt_relaxed_contact_t *ct, const double *dv, double w[3]) {
   double la[3], aa[3], ab[3];
   block_bodies(ct, dv, la, aa, ab);
-  const double(*t)[3] = ct->jt;
+  const double(*t)[3] = (const double(*)[3])ct->rows;
   v4d d = ld4(t[0]) * la[0] + ld4(t[1]) * la[1] + ld4(t[2]) * la[2];
   v4d ga = ld4(t[3]) * aa[0] + ld4(t[4]) * aa[1] + ld4(t[5]) * aa[2];
   v4d gb = ld4(t[6]) * ab[0] + ld4(t[7]) * ab[1] + ld4(t[8]) * ab[2];
@@ -272,6 +276,49 @@ BGS_INLINE void block_velocity3(const clt_relaxed_contact_t *ct, const double *d
   w[0] = r[0];
   w[1] = r[1];
   w[2] = r[2];
+}
+
+/* The sphere layout (clt_relaxed_contact_t): w of a block whose rows are n, t1, t2 with the lever
+ * arms r_a n, r_b n. With q = r_b ω_b − r_a ω_a (world frame):
+ *     w_N = b_N + n·Δv,  w_T1 = b_T1 + t1·Δv + t2·q,  w_T2 = b_T2 + t2·Δv − t1·q,  Δv = v_b − v_a. */
+BGS_INLINE void sphere_velocity(const clt_relaxed_contact_t *ct, const double *dv, double w[3]) {
+  const double *n = ct->rows, *t1 = ct->rows + 3, *t2 = ct->rows + 6;
+  double ra = ct->rows[9], rb = ct->rows[10];
+  double la[3] = {0.0, 0.0, 0.0}, q[3] = {0.0, 0.0, 0.0};
+  if (ct->a >= 0) {
+    const double *va = dv + DV_STRIDE * (size_t)ct->a;
+    for (int i = 0; i < 3; i++) la[i] = -va[i], q[i] = -(ra * va[DV_ANG + i]);
+  }
+  if (ct->b >= 0) {
+    const double *vb = dv + DV_STRIDE * (size_t)ct->b;
+    for (int i = 0; i < 3; i++) la[i] += vb[i], q[i] += rb * vb[DV_ANG + i];
+  }
+  w[0] = ct->bias[0] + (n[0] * la[0] + n[1] * la[1] + n[2] * la[2]);
+  w[1] = ct->bias[1] + (t1[0] * la[0] + t1[1] * la[1] + t1[2] * la[2]) + (t2[0] * q[0] + t2[1] * q[1] + t2[2] * q[2]);
+  w[2] = ct->bias[2] + (t2[0] * la[0] + t2[1] * la[1] + t2[2] * la[2]) - (t1[0] * q[0] + t1[1] * q[1] + t1[2] * q[2]);
+}
+
+/* dv += M̂⁻¹ J_jᵀ dp in the sphere layout: the force F = dp_N n + dp_T1 t1 + dp_T2 t2 and the
+ * torque direction g = dp_T1 t2 − dp_T2 t1: v_a −= F/m_a, ω_a −= r_a g/I_a, v_b += F/m_b,
+ * ω_b += r_b g/I_b (world frame, isotropic inertia), as 4-lane vectors (the fourth lane 0). */
+BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, const double *inv, double *dv, const double dp[3]) {
+  const double *n = ct->rows, *t1 = ct->rows + 3, *t2 = ct->rows + 6;
+  double p0 = dp[0], p1 = dp[1], p2 = dp[2];
+  v4d f = {p0 * n[0] + p1 * t1[0] + p2 * t2[0], p0 * n[1] + p1 * t1[1] + p2 * t2[1],
+           p0 * n[2] + p1 * t1[2] + p2 * t2[2], 0.0};
+  v4d g = {p1 * t2[0] - p2 * t1[0], p1 * t2[1] - p2 * t1[1], p1 * t2[2] - p2 * t1[2], 0.0};
+  if (ct->a >= 0) {
+    double *v = dv + DV_STRIDE * (size_t)ct->a;
+    const double *im = inv + DV_STRIDE * (size_t)ct->a;
+    st4(v, ld4(v) - im[0] * f);
+    st4(v + DV_ANG, ld4(v + DV_ANG) - (im[DV_ANG] * ct->rows[9]) * g);
+  }
+  if (ct->b >= 0) {
+    double *v = dv + DV_STRIDE * (size_t)ct->b;
+    const double *im = inv + DV_STRIDE * (size_t)ct->b;
+    st4(v, ld4(v) + im[0] * f);
+    st4(v + DV_ANG, ld4(v + DV_ANG) + (im[DV_ANG] * ct->rows[10]) * g);
+  }
 }
 
 /* ‖P − Π_K(P − w)‖∞ of one block. */
@@ -306,9 +353,11 @@ BGS_INLINE void project_metric(const clt_relaxed_contact_t *ct, const cone_t *k,
 /* Visits one block: the local solve, then dv. Returns ‖D ΔP‖∞ (a velocity: |w| where the block
  * moves freely, 0 where it is already optimal), the sweep's cheap convergence measure. */
 BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const cone_t *k, const double *inv,
-                               double *dv, double omega, int dim, int circ, bool vec) {
+                               double *dv, double omega, int dim, int circ, bool vec, bool sphere) {
   double w[3] = {0.0, 0.0, 0.0};
-  if (vec)
+  if (sphere)
+    sphere_velocity(ct, dv, w);
+  else if (vec)
     block_velocity3(ct, dv, w);
   else
     block_velocity(ct, dv, dim, w);
@@ -340,7 +389,9 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
   rt = fabs(dp[2]) * ct->dt;
   if (rt > res) res = rt;
   if (dp[0] != 0.0 || dp[1] != 0.0 || dp[2] != 0.0) {
-    if (vec)
+    if (sphere)
+      sphere_apply(ct, inv, dv, dp);
+    else if (vec)
       block_apply3(ct, inv, dv, dp);
     else
       block_apply(ct, inv, dv, dim, dp);
@@ -354,9 +405,8 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
 
 static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints) {
   if (contacts > r->contact_capacity) {
-    int c1 = r->contact_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1, c8 = c1, c9 = c1;
-    if (!clt_step_work_grow((void **)&r->contacts, &c1, contacts, sizeof *r->contacts) ||
-        !clt_step_work_grow((void **)&r->delta, &c2, contacts, sizeof *r->delta) ||
+    int c2 = r->contact_capacity, c3 = c2, c4 = c2, c5 = c2, c6 = c2, c7 = c2, c8 = c2, c9 = c2;
+    if (!clt_step_work_grow((void **)&r->delta, &c2, contacts, sizeof *r->delta) ||
         !clt_step_work_grow((void **)&r->colour, &c3, contacts, sizeof *r->colour) ||
         !clt_step_work_grow((void **)&r->order, &c4, contacts, sizeof *r->order) ||
         !clt_step_work_grow((void **)&r->ends, &c5, contacts, 2 * sizeof *r->ends) ||
@@ -365,7 +415,7 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
         !clt_step_work_grow((void **)&r->hot_list, &c8, contacts, sizeof *r->hot_list) ||
         !clt_step_work_grow((void **)&r->slot, &c9, contacts, sizeof *r->slot))
       return false;
-    r->contact_capacity = c1;
+    r->contact_capacity = c2;
   }
   if (bodies > r->body_capacity) {
     int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1, c8 = c1, c9 = c1, c10 = c1,
@@ -417,6 +467,20 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
   return true;
 }
 
+/* Room for nc records of `stride` bytes (clt_relaxed_contact_t), in capacities that double. */
+static bool reserve_records(clt_relaxed_work_t *r, int nc, size_t stride) {
+  r->contact_stride = stride;
+  size_t need = (size_t)(nc > 0 ? nc : 1) * stride;
+  if (need <= r->contact_bytes) return true;
+  size_t cap = r->contact_bytes > 0 ? r->contact_bytes : 16 * stride;
+  while (cap < need) cap *= 2;
+  void *q = realloc(r->contacts, cap);
+  if (!q) return false;
+  r->contacts = q;
+  r->contact_bytes = cap;
+  return true;
+}
+
 /* Grows the per-contact and per-body buffers (relaxed.h). */
 bool clt_relaxed_reserve(clt_relaxed_work_t *r, int contacts, int bodies) { return reserve(r, contacts, bodies, 0); }
 
@@ -427,12 +491,14 @@ bool clt_relaxed_reserve(clt_relaxed_work_t *r, int contacts, int bodies) { retu
  * block's three velocities are then one 4-lane expression per column in the sweep. */
 static void store_rows(clt_relaxed_contact_t *ct, const double dir[3][3], const double ang_a[3][3],
                        const double ang_b[3][3]) {
+  double(*jt)[3] = (double(*)[3])ct->rows;
   for (int i = 0; i < 3; i++)
     for (int k = 0; k < 3; k++) {
-      ct->jt[i][k] = dir[k][i];
-      ct->jt[3 + i][k] = ang_a[k][i];
-      ct->jt[6 + i][k] = ang_b[k][i];
+      jt[i][k] = dir[k][i];
+      jt[3 + i][k] = ang_a[k][i];
+      jt[6 + i][k] = ang_b[k][i];
     }
+  ct->rows[27] = 0.0; /* the fourth double the kernel reads from jt[8] */
 }
 
 /* Angular parts sign · Rᵀ(ρ × d_k) of body `body` at the world point p (SPEC.md §0). */
@@ -625,6 +691,93 @@ static void build_block3(const clt_world_t *world, const clt_step_work_t *w, clt
   ct->inv_sqrt_t = 1.0 / ct->sqrt_t;
 }
 
+/* The sphere layout's side of a contact (clt_relaxed_contact_t): a static body (no velocity), or a
+ * dynamic one with isotropic inertia whose lever arm ρ = p − x lies along the normal (a sphere
+ * centred on its body: |ρ − (ρ·n) n| ≤ 1e-12 |ρ|); *lever = ρ·n (0 for a static side). A kinematic
+ * body or any other dynamic one needs the general layout. */
+static bool sphere_side(const clt_world_t *world, int body, const double p[3], const double n[3], double *lever) {
+  *lever = 0.0;
+  if (body < 0) return true;
+  const clt_body_rec_t *b = &world->bodies[body];
+  if (b->type == CLT_BODY_STATIC) return true;
+  if (b->type != CLT_BODY_DYNAMIC) return false;
+  if (b->inv_inertia[0] != b->inv_inertia[1] || b->inv_inertia[0] != b->inv_inertia[2]) return false;
+  const double *x = world->states[body].position;
+  double rho[3] = {p[0] - x[0], p[1] - x[1], p[2] - x[2]};
+  double along = clt_v3_dot(rho, n);
+  double off[3] = {rho[0] - along * n[0], rho[1] - along * n[1], rho[2] - along * n[2]};
+  if (!(clt_v3_dot(off, off) <= 1e-24 * clt_v3_dot(rho, rho))) return false;
+  *lever = along;
+  return true;
+}
+
+static bool sphere_contact(const clt_world_t *world, const clt_contact_t *c) {
+  double ra, rb;
+  return sphere_side(world, c->body_a, c->point_a, c->normal, &ra) &&
+         sphere_side(world, c->body_b, c->point_b, c->normal, &rb);
+}
+
+/* A block in the sphere layout: rows n, t1, t2 (clt_contact_tangents in 3D), r_a, r_b; b from the
+ * start-of-step velocities with the body-frame ω rotated into the world frame; A_jj =
+ * diag(a_N, a_T, a_T) with a_N = Σ 1/m, a_T = Σ 1/m + r²/I over the dynamic sides (exact). */
+static void build_sphere(const clt_world_t *world, const clt_step_work_t *w, clt_relaxed_work_t *r, int j,
+                         clt_relaxed_contact_t *ct) {
+  const clt_contact_t *c = &w->contacts[j];
+  ct->index = j;
+  ct->a = c->body_a >= 0 ? r->dyn[c->body_a] : -1;
+  ct->b = c->body_b >= 0 ? r->dyn[c->body_b] : -1;
+  double *n = ct->rows, *t1 = ct->rows + 3, *t2 = ct->rows + 6;
+  clt_v3_copy(n, c->normal);
+  clt_v3_basis(c->normal, t1, t2); /* clt_contact_tangents in 3D */
+  double ra, rb;
+  sphere_side(world, c->body_a, c->point_a, c->normal, &ra);
+  sphere_side(world, c->body_b, c->point_b, c->normal, &rb);
+  ct->rows[9] = ra;
+  ct->rows[10] = rb;
+  double la[3] = {0.0, 0.0, 0.0}, q[3] = {0.0, 0.0, 0.0};
+  for (int side = 0; side < 2; side++) {
+    int body = side == 0 ? c->body_a : c->body_b;
+    if (body < 0) continue;
+    double v[6];
+    body_velocity6(world, body, v);
+    const double *R = r->rot + 9 * (size_t)body;
+    double sg = side == 0 ? -1.0 : 1.0, lever = side == 0 ? ra : rb;
+    for (int i = 0; i < 3; i++) {
+      double om = R[3 * i] * v[3] + R[3 * i + 1] * v[4] + R[3 * i + 2] * v[5]; /* world-frame ω */
+      la[i] += sg * v[i];
+      q[i] += sg * (lever * om);
+    }
+  }
+  ct->bias[0] = clt_v3_dot(n, la) + r->delta[j];
+  ct->bias[1] = clt_v3_dot(t1, la) + clt_v3_dot(t2, q);
+  ct->bias[2] = clt_v3_dot(t2, la) - clt_v3_dot(t1, q);
+  ct->x[0] = ct->x[1] = ct->x[2] = 0.0;
+  double an = 0.0, at1 = 0.0, at2 = 0.0;
+  for (int side = 0; side < 2; side++) {
+    int body = side == 0 ? ct->a : ct->b;
+    if (body < 0) continue;
+    const double *im = r->inv + DV_STRIDE * (size_t)body;
+    double lever = side == 0 ? ra : rb, rot = im[DV_ANG] * lever * lever;
+    an += im[0] * clt_v3_dot(n, n);
+    at1 += im[0] * clt_v3_dot(t1, t1) + rot * clt_v3_dot(t2, t2);
+    at2 += im[0] * clt_v3_dot(t2, t2) + rot * clt_v3_dot(t1, t1);
+  }
+  double at = 0.5 * (at1 + at2);
+  if (!(an > 0.0)) an = 1.0;
+  if (!(at > 0.0)) at = an;
+  ct->exact = 1;
+  ct->sqrt_n = sqrt(an);
+  ct->sqrt_t = sqrt(at);
+  ct->mu = c->friction;
+  ct->mu_scaled = ct->mu * ct->sqrt_t / ct->sqrt_n;
+  ct->dn = an;
+  ct->dt = at;
+  ct->inv_dn = 1.0 / ct->dn;
+  ct->inv_dt = 1.0 / ct->dt;
+  ct->inv_sqrt_n = 1.0 / ct->sqrt_n;
+  ct->inv_sqrt_t = 1.0 / ct->sqrt_t;
+}
+
 /* P from the contact memory (rows.h): c_n and the tangential impulse vector, onto this step's cone. */
 static void warm_block(const clt_world_t *world, const clt_step_work_t *w, const cone_t *k, clt_relaxed_contact_t *ct,
                        int *hint) {
@@ -644,8 +797,15 @@ static void warm_block(const clt_world_t *world, const clt_step_work_t *w, const
   if (mem) *hint = (int)(mem - base);
   if (!mem || !(mem->normal_impulse > 0.0)) return;
   (void)world;
-  const double(*t)[3] = ct->jt;
-  double t1[3] = {t[0][1], t[1][1], t[2][1]}, t2[3] = {t[0][2], t[1][2], t[2][2]};
+  double t1[3], t2[3];
+  if (r->sphere) {
+    clt_v3_copy(t1, ct->rows + 3);
+    clt_v3_copy(t2, ct->rows + 6);
+  } else {
+    const double(*t)[3] = (const double(*)[3])ct->rows;
+    clt_v3_set(t1, t[0][1], t[1][1], t[2][1]);
+    clt_v3_set(t2, t[0][2], t[1][2], t[2][2]);
+  }
   double s[3] = {mem->normal_impulse, clt_v3_dot(mem->tangent_impulse, t1),
                  k->dim == 3 ? clt_v3_dot(mem->tangent_impulse, t2) : 0.0};
   project(k, ct->mu, s);
@@ -733,26 +893,30 @@ static double joint_sweep(const clt_step_work_t *w, clt_relaxed_work_t *r, int n
 /* ---------------------------------------------------------------------------------------------
  * The solve */
 
-/* One block visit with the kernel instance of the solve: `fast` (3D, circular cone) or
- * generic. */
+/* The kernel instances: generic, the piles' case (3D, circular cone) in the general layout, and
+ * the same in the sphere layout (clt_relaxed_contact_t). */
+enum { KERNEL_GENERIC, KERNEL_FAST, KERNEL_SPHERE };
+
+/* One block visit with the kernel instance `kind` of the solve. */
 BGS_INLINE double visit(clt_relaxed_contact_t *ct, const double *A, const cone_t *k, const double *inv, double *dv,
-                        double omega, bool fast) {
-  if (fast) return block_update(ct, A, k, inv, dv, omega, 3, 1, true);
-  return block_update(ct, A, k, inv, dv, omega, k->dim, cone_circ(k), false);
+                        double omega, int kind) {
+  if (kind == KERNEL_SPHERE) return block_update(ct, A, k, inv, dv, omega, 3, 1, true, true);
+  if (kind == KERNEL_FAST) return block_update(ct, A, k, inv, dv, omega, 3, 1, true, false);
+  return block_update(ct, A, k, inv, dv, omega, k->dim, cone_circ(k), false, false);
 }
 
 /* Prefetches the body slots of block i, a few visits ahead (no effect on the numbers). */
 BGS_INLINE void prefetch_bodies(const clt_relaxed_work_t *r, int i) {
-  const clt_relaxed_contact_t *nx = &r->contacts[i];
+  const clt_relaxed_contact_t *nx = clt_relaxed_block(r, i);
   __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->a, 1);
   __builtin_prefetch(r->dv + DV_STRIDE * (ptrdiff_t)nx->b, 1);
 }
 
-/* Visits block i (visit; the piles' instance when fast), marks it hot when its update exceeds
+/* Visits block i (visit with the kernel instance `kind`), marks it hot when its update exceeds
  * hot_level, counts it in *hot if so, and keeps the largest update in *res. */
-BGS_INLINE void visit_marked(clt_relaxed_work_t *r, const cone_t *k, int i, double omega, bool fast, double hot_level,
+BGS_INLINE void visit_marked(clt_relaxed_work_t *r, const cone_t *k, int i, double omega, int kind, double hot_level,
                              int *hot, double *res) {
-  double e = visit(&r->contacts[i], r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, fast);
+  double e = visit(clt_relaxed_block(r, i), r->block_A + 6 * (size_t)i, k, r->inv, r->dv, omega, kind);
   r->hot[i] = e > hot_level;
   *hot += r->hot[i];
   if (e > *res) *res = e;
@@ -765,17 +929,22 @@ BGS_INLINE void visit_marked(clt_relaxed_work_t *r, const cone_t *k, int i, doub
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi, double omega, bool fast,
+static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi, double omega, int kind,
                           double hot_level, int *hot_count) {
   double res = 0.0;
   int hot = 0;
-  if (fast) { /* the same loop, instantiated for the common case */
+  if (kind == KERNEL_SPHERE) { /* the same loop, instantiated for the common cases */
     for (int i = lo; i < hi; i++) {
       if (i + RELAXED_PREFETCH < hi) prefetch_bodies(r, i + RELAXED_PREFETCH);
-      visit_marked(r, k, i, omega, true, hot_level, &hot, &res);
+      visit_marked(r, k, i, omega, KERNEL_SPHERE, hot_level, &hot, &res);
+    }
+  } else if (kind == KERNEL_FAST) {
+    for (int i = lo; i < hi; i++) {
+      if (i + RELAXED_PREFETCH < hi) prefetch_bodies(r, i + RELAXED_PREFETCH);
+      visit_marked(r, k, i, omega, KERNEL_FAST, hot_level, &hot, &res);
     }
   } else {
-    for (int i = lo; i < hi; i++) visit_marked(r, k, i, omega, false, hot_level, &hot, &res);
+    for (int i = lo; i < hi; i++) visit_marked(r, k, i, omega, KERNEL_GENERIC, hot_level, &hot, &res);
   }
   *hot_count += hot;
   return res;
@@ -848,26 +1017,30 @@ static void thread_share(int lo, int hi, int *from, int *to) {
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, bool fast, double hot_level, int from,
+static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, int kind, double hot_level, int from,
                          int to, int *kept) {
   double res = 0.0;
   int n = 0;
   int *list = r->hot_list;
-  if (fast) {
+  if (kind != KERNEL_GENERIC) {
+    size_t bytes = r->contact_stride;
     for (int j = from; j < to; j++) {
       if (j + 2 * RELAXED_PREFETCH < to) { /* the block two strides ahead, then its bodies */
-        const char *p = (const char *)&r->contacts[list[j + 2 * RELAXED_PREFETCH]];
-        for (size_t o = 0; o < sizeof(clt_relaxed_contact_t); o += 64) __builtin_prefetch(p + o, 1);
+        const char *p = (const char *)clt_relaxed_block(r, list[j + 2 * RELAXED_PREFETCH]);
+        for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(p + o, 1);
       }
       if (j + RELAXED_PREFETCH < to) prefetch_bodies(r, list[j + RELAXED_PREFETCH]);
       int i = list[j], before = n;
-      visit_marked(r, k, i, omega, true, hot_level, &n, &res);
+      if (kind == KERNEL_SPHERE)
+        visit_marked(r, k, i, omega, KERNEL_SPHERE, hot_level, &n, &res);
+      else
+        visit_marked(r, k, i, omega, KERNEL_FAST, hot_level, &n, &res);
       if (n > before) list[from + before] = i; /* (from + before ≤ j: read already) */
     }
   } else {
     for (int j = from; j < to; j++) {
       int i = list[j], before = n;
-      visit_marked(r, k, i, omega, false, hot_level, &n, &res);
+      visit_marked(r, k, i, omega, KERNEL_GENERIC, hot_level, &n, &res);
       if (n > before) list[from + before] = i;
     }
   }
@@ -879,7 +1052,7 @@ static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, b
  * taking an equal share of every colour (a barrier between colours; the overflow colour, whose
  * blocks may share bodies, on one thread); then the list keeps the blocks that stay hot, in order:
  * each share compacted itself, and the kept runs are moved together. The same numbers either way. */
-static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, double omega, bool fast, double hot_level,
+static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, double omega, int kind, double hot_level,
                          int *hot_count) {
   double res = 0.0;
   /* kept[c · stride + t]: thread t's count in colour c (reserve: room for every thread) */
@@ -889,7 +1062,7 @@ static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, doubl
 #endif
   if (nt == 1) {
     for (int c = 0; c < colours; c++) {
-      double e = list_share(r, k, omega, fast, hot_level, r->hot_start[c], r->hot_start[c + 1], &kept[c]);
+      double e = list_share(r, k, omega, kind, hot_level, r->hot_start[c], r->hot_start[c + 1], &kept[c]);
       if (e > res) res = e;
     }
   } else {
@@ -911,11 +1084,11 @@ static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, doubl
 #ifdef _OPENMP
 #pragma omp single
 #endif
-          e = list_share(r, k, omega, fast, hot_level, lo, hi, &kept[(size_t)c * stride]);
+          e = list_share(r, k, omega, kind, hot_level, lo, hi, &kept[(size_t)c * stride]);
         } else {
           int from, to;
           thread_share(lo, hi, &from, &to);
-          e = list_share(r, k, omega, fast, hot_level, from, to, &kept[(size_t)c * stride + t]);
+          e = list_share(r, k, omega, kind, hot_level, from, to, &kept[(size_t)c * stride + t]);
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
@@ -950,21 +1123,21 @@ static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, doubl
  * an equal share of every colour (a barrier between colours). Each block's update is the same
  * arithmetic on the same inputs either way (the blocks of a colour share no body), and the max and
  * the count do not depend on the order they are combined in. */
-static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, double omega, bool fast, bool focus,
+static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, double omega, int kind, bool focus,
                            double hot_level, int *hot_count) {
   double res = 0.0;
   int hot = 0;
   int colours = r->colour_count;
   if (focus) {
     if (!r->hot_list_valid) hot_list_build(r, par);
-    res = sweep_list(r, k, par, omega, fast, hot_level, &hot);
+    res = sweep_list(r, k, par, omega, kind, hot_level, &hot);
     if (hot_count) *hot_count = hot;
     return res;
   }
   r->hot_list_valid = false; /* the flags change under the list */
   if (!par) {
     for (int c = 0; c < colours; c++) {
-      double e = sweep_range(r, k, r->colour_start[c], r->colour_start[c + 1], omega, fast, hot_level, &hot);
+      double e = sweep_range(r, k, r->colour_start[c], r->colour_start[c + 1], omega, kind, hot_level, &hot);
       if (e > res) res = e;
     }
     if (hot_count) *hot_count = hot;
@@ -983,11 +1156,11 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
 #ifdef _OPENMP
 #pragma omp single
 #endif
-        e = sweep_range(r, k, lo, hi, omega, fast, hot_level, &my_hot);
+        e = sweep_range(r, k, lo, hi, omega, kind, hot_level, &my_hot);
       } else { /* this thread's share of the colour (its blocks share no body with the others') */
         int from, to;
         thread_share(lo, hi, &from, &to);
-        e = sweep_range(r, k, from, to, omega, fast, hot_level, &my_hot);
+        e = sweep_range(r, k, from, to, omega, kind, hot_level, &my_hot);
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
@@ -1006,9 +1179,13 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
   return res;
 }
 
-BGS_INLINE double block_residual_at(const clt_relaxed_contact_t *ct, const cone_t *k, const double *dv, bool fast) {
+BGS_INLINE double block_residual_at(const clt_relaxed_contact_t *ct, const cone_t *k, const double *dv, int kind) {
   double wv[3] = {0.0, 0.0, 0.0};
-  if (fast) {
+  if (kind == KERNEL_SPHERE) {
+    sphere_velocity(ct, dv, wv);
+    return block_residual(ct, k, wv, 3, 1);
+  }
+  if (kind == KERNEL_FAST) {
     block_velocity3(ct, dv, wv);
     return block_residual(ct, k, wv, 3, 1);
   }
@@ -1022,7 +1199,7 @@ BGS_INLINE double block_residual_at(const clt_relaxed_contact_t *ct, const cone_
  * value returned is then some value above bound, not the max). The answer to "residual ≤ bound?"
  * is the same either way, and when it is yes the value is the exact max. */
 static double exact_residual(const clt_step_work_t *w, clt_relaxed_work_t *r, const cone_t *k, int nj, int nc,
-                             bool par, bool fast, const double *bound) {
+                             bool par, int kind, const double *bound) {
   double res = 0.0;
   for (int p = 0; p < nj; p++)
     if (r->joint_diag[p] > 0.0) res = fmax(res, fabs(joint_velocity(w, r, p)));
@@ -1031,14 +1208,14 @@ static double exact_residual(const clt_step_work_t *w, clt_relaxed_work_t *r, co
     if (res > *bound) return res;
     for (int i = 0; i < nc; i++) {
       if (!flag[i]) continue;
-      double e = block_residual_at(&r->contacts[i], k, r->dv, fast);
+      double e = block_residual_at(clt_relaxed_block(r, i), k, r->dv, kind);
       if (e > res) res = e;
       if (res > *bound) return res;
     }
     if (!par) {
       for (int i = 0; i < nc; i++) {
         if (flag[i]) continue;
-        double e = block_residual_at(&r->contacts[i], k, r->dv, fast);
+        double e = block_residual_at(clt_relaxed_block(r, i), k, r->dv, kind);
         if (e > res) res = e;
         if (res > *bound) return res;
       }
@@ -1049,7 +1226,7 @@ static double exact_residual(const clt_step_work_t *w, clt_relaxed_work_t *r, co
 #pragma omp parallel for schedule(static) reduction(max : res) if (par)
 #endif
   for (int i = 0; i < nc; i++) {
-    double e = block_residual_at(&r->contacts[i], k, r->dv, fast);
+    double e = block_residual_at(clt_relaxed_block(r, i), k, r->dv, kind);
     if (e > res) res = e;
   }
   return res;
@@ -1066,8 +1243,12 @@ static void accumulate_start(const clt_step_work_t *w, clt_relaxed_work_t *r, co
 #pragma omp parallel for schedule(static) if (cpar)
 #endif
     for (int i = lo; i < hi; i++) {
-      clt_relaxed_contact_t *ct = &r->contacts[i];
-      if (ct->x[0] != 0.0 || ct->x[1] != 0.0 || ct->x[2] != 0.0) block_apply(ct, r->inv, r->dv, k->dim, ct->x);
+      clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
+      if (ct->x[0] == 0.0 && ct->x[1] == 0.0 && ct->x[2] == 0.0) continue;
+      if (r->sphere)
+        sphere_apply(ct, r->inv, r->dv, ct->x);
+      else
+        block_apply(ct, r->inv, r->dv, k->dim, ct->x);
     }
   }
 }
@@ -1132,20 +1313,37 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   }
   /* (the masks were zeroed in the body loop above) */
   r->colour_count = clt_colour_pairs(nc, r->ends, r->mask, r->colour, r->order, r->colour_start);
+  /* the records' layout: sphere where every contact allows it (and no joint row shares the bodies'
+   * body-frame velocities), else general (clt_relaxed_contact_t) */
+  bool fast = dim == 3 && cone.m == 0; /* the kernel instances of the piles */
+  bool sphere = fast && nj == 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(&& : sphere) if (par)
+#endif
+  for (int j = 0; j < nc; j++) sphere = sphere && sphere_contact(world, &w->contacts[j]);
+  r->sphere = sphere;
+  if (!reserve_records(r, nc,
+                       sizeof(clt_relaxed_contact_t) +
+                           sizeof(double) * (sphere ? CLT_RELAXED_ROWS_SPHERE : CLT_RELAXED_ROWS_GENERAL)))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed block Gauss-Seidel)");
+  int kind = sphere ? KERNEL_SPHERE : fast ? KERNEL_FAST : KERNEL_GENERIC;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (par)
 #endif
-  for (int i = 0; i < nc; i++) r->contacts[i].index = r->order[i];
+  for (int i = 0; i < nc; i++) clt_relaxed_block(r, i)->index = r->order[i];
   if (nc > 0) memset(r->hot, 0, (size_t)nc);
   r->hot_list_valid = false;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (par)
 #endif
   for (int i = 0; i < nc; i++) {
-    if (dim == 3)
-      build_block3(world, w, r, r->contacts[i].index, &r->contacts[i], r->block_A + 6 * (size_t)i);
+    clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
+    if (sphere)
+      build_sphere(world, w, r, ct->index, ct);
+    else if (dim == 3)
+      build_block3(world, w, r, ct->index, ct, r->block_A + 6 * (size_t)i);
     else
-      build_block(world, w, r, r->contacts[i].index, &r->contacts[i], r->block_A + 6 * (size_t)i, dim);
+      build_block(world, w, r, ct->index, ct, r->block_A + 6 * (size_t)i, dim);
   }
 
   /* joint rows: diag(A), b = J v_free + Υ */
@@ -1175,7 +1373,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 #endif
   for (int i = 0; i < nc; i++)
     for (int k = 0; k < dim; k++) {
-      double e = fabs(r->contacts[i].bias[k]); /* fmax(bmax, e) without the call (no NaN in bmax) */
+      double e = fabs(clt_relaxed_block(r, i)->bias[k]); /* fmax(bmax, e) without the call (no NaN in bmax) */
       if (e > bmax) bmax = e;
     }
   double scale = 1.0 + bmax;
@@ -1192,7 +1390,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
     }
     /* in contact order (mostly the memory's key order: warm_block's lookup hint, one per thread;
      * the hint only saves searches, so any split finds the same entries) */
-    for (int i = 0; i < nc; i++) r->slot[r->contacts[i].index] = i;
+    for (int i = 0; i < nc; i++) r->slot[clt_relaxed_block(r, i)->index] = i;
 #ifdef _OPENMP
 #pragma omp parallel if (par)
 #endif
@@ -1201,22 +1399,21 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
-      for (int j = 0; j < nc; j++) warm_block(world, w, &cone, &r->contacts[r->slot[j]], &hint);
+      for (int j = 0; j < nc; j++) warm_block(world, w, &cone, clt_relaxed_block(r, r->slot[j]), &hint);
     }
     accumulate_start(w, r, &cone, nj, par);
   }
 
   int sweeps = 0, max_sweeps = world->method.max_iterations;
   double omega = world->method.relaxation;
-  bool fast = dim == 3 && cone.m == 0; /* the kernel instance of the piles */
-  double res = exact_residual(w, r, &cone, nj, nc, par, fast, max_sweeps > 0 ? &tol : NULL);
+  double res = exact_residual(w, r, &cone, nj, nc, par, kind, max_sweeps > 0 ? &tol : NULL);
   bool res_exact = max_sweeps <= 0 || res <= tol; /* the max, not only a bound (exact_residual) */
   clt_solver_status_t status = res <= tol ? CLT_SOLVE_SOLVED : CLT_SOLVE_MAX_ITERATIONS;
   while (status != CLT_SOLVE_SOLVED && sweeps < max_sweeps) {
     sweeps++;
     double sweep_res = joint_sweep(w, r, nj);
     int hot = 0;
-    sweep_res = fmax(sweep_res, colour_sweep(r, &cone, par, omega, fast, false, RELAXED_HOT * tol, &hot));
+    sweep_res = fmax(sweep_res, colour_sweep(r, &cone, par, omega, kind, false, RELAXED_HOT * tol, &hot));
     /* Focused passes: the residual of a pile is carried by few blocks most of the time (one block
      * above the tolerance and a thousand above a tenth of it, sweep after sweep, on the 10³ pile);
      * revisiting the blocks whose update exceeded a quarter of the tolerance, in the same colour
@@ -1224,16 +1421,16 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
      * 3e-3 (27 with half the tolerance). */
     /* (threads only when there is enough to share: the numbers do not depend on it) */
     for (int f = 0; f < RELAXED_FOCUS && sweep_res > tol && hot > 0; f++)
-      colour_sweep(r, &cone, par && hot >= RELAXED_LIST_PARALLEL_MIN, omega, fast, true, RELAXED_HOT * tol, &hot);
+      colour_sweep(r, &cone, par && hot >= RELAXED_LIST_PARALLEL_MIN, omega, kind, true, RELAXED_HOT * tol, &hot);
     if (!isfinite(sweep_res)) break;
     if (sweep_res <= 3.0 * tol || sweeps == max_sweeps) {
       /* (the last sweep's residual is the reported one: computed in full) */
-      res = exact_residual(w, r, &cone, nj, nc, par, fast, sweeps < max_sweeps ? &tol : NULL);
+      res = exact_residual(w, r, &cone, nj, nc, par, kind, sweeps < max_sweeps ? &tol : NULL);
       res_exact = sweeps == max_sweeps || res <= tol;
       if (res <= tol) status = CLT_SOLVE_SOLVED;
     }
   }
-  if (!res_exact) res = exact_residual(w, r, &cone, nj, nc, par, fast, NULL); /* a non-finite sweep ended it */
+  if (!res_exact) res = exact_residual(w, r, &cone, nj, nc, par, kind, NULL); /* a non-finite sweep ended it */
   bool usable = isfinite(res), finite = true; /* (an and over the bodies: any order) */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) reduction(&& : finite) if (nb >= RELAXED_BGS_PARALLEL_MIN)
@@ -1262,7 +1459,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 #pragma omp parallel for schedule(static) if (par)
 #endif
   for (int i = 0; i < nc; i++) {
-    const clt_relaxed_contact_t *ct = &r->contacts[i];
+    const clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
     double *z = w->z + nj + (size_t)ct->index * (size_t)blk;
     int k0, k1;
     double alpha, beta;
@@ -1282,6 +1479,12 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       s->velocity[0] += u[0];
       s->velocity[1] += u[1];
       s->angular_velocity[0] += u[DV_ANG];
+    } else if (sphere) { /* ω's change is world-frame: Rᵀ dω into the body frame */
+      const double *R = r->rot + 9 * (size_t)i;
+      for (int k = 0; k < 3; k++) {
+        s->velocity[k] += u[k];
+        s->angular_velocity[k] += R[k] * u[DV_ANG] + R[3 + k] * u[DV_ANG + 1] + R[6 + k] * u[DV_ANG + 2];
+      }
     } else {
       for (int k = 0; k < 3; k++) {
         s->velocity[k] += u[k];

@@ -5,6 +5,10 @@
  *  - 50 spheres dropped into a box: every solve reaches the tolerance, penetration < 1 % of r;
  *  - over-relaxation (ω = 1.5, the fast kernel on the circular cone and the generic one): the same
  *    step as ω = 1 to the tolerance, in fewer sweeps; a whole pile run solves and rests;
+ *  - the sphere layout of the blocks (a sphere pile on the circular cone: lever arms along the
+ *    normal, world-frame angular velocities) gives APGD's step, whose rows are the general ones,
+ *    within 1e-8 m/s; the boxes' and the polyhedral cone's solves keep the general layout; a sphere
+ *    turned far from the identity rolls down a 20° incline at 5/7 g sin θ with ω = n × v / r;
  *  - the circular cone: a block pushed at 0°…45° slides in the push direction within 0.1°;
  *  - bit-identical results for 1 and 2 OpenMP threads on a layer large enough for the parallel
  *    coloured sweeps, and after checkpoint/resume;
@@ -23,6 +27,9 @@
 #include <string.h>
 
 #include "clatter/world.h"
+#include "dynamics/world_internal.h"
+#include "math/vec.h"
+#include "steppers/relaxed.h"
 #include "test_util.h"
 #include "relaxed_util.h" /* builders and the bodies shared with test_relaxed.c */
 
@@ -188,9 +195,80 @@ static void same_step(clt_friction_cone_t cone, clt_solver_kind_t solver_a, doub
   CHECK(da.solver_status == CLT_SOLVE_SOLVED && db.solver_status == CLT_SOLVE_SOLVED);
   CHECK(db.contacts > 50);
   CHECK_LE(dv, 1e-8);
+  /* the block layout of b's solve: sphere on the circular cone (every contact is sphere–sphere or
+   * sphere–plane), general on the polyhedral one (relaxed.h) */
+  CHECK(b->step_work && b->step_work->relaxed && b->step_work->relaxed->sphere == (cone == CLT_CONE_CIRCULAR));
   if (solver_a == CLT_SOLVER_BGS && omega_b > omega_a) CHECK(db.iterations < da.iterations);
   clt_world_destroy(a);
   clt_world_destroy(b);
+}
+
+/* v rotated by the unit quaternion q = (w, x, y, z): R(q) v. */
+static void rotate(const double q[4], const double v[3], double out[3]) {
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+  double R[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
+                    {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
+                    {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
+  for (int i = 0; i < 3; i++) out[i] = R[i][0] * v[0] + R[i][1] * v[1] + R[i][2] * v[2];
+}
+
+/* A solid sphere (r = 0.1) turned 1 rad about (1, 2, 3) rolls from rest down a plane tilted 20°
+ * (μ = 0.5 > 2/7 tan 20°: it sticks). Exact rolling: after N steps v = N h (5/7) g sin θ down the
+ * slope and ω = n × v / r in the world frame (ω is stored in the body frame; the solve's sphere
+ * layout works in the world frame and rotates the change back). */
+static void rolling_sphere(void) {
+  const double h = 0.01, g = 9.81, theta = 20.0 * RELAXED_PI / 180.0, r = 0.1;
+  clt_world_def_t wd = relaxed_def(h, CLT_SOLVER_BGS);
+  wd.method.friction_cone = CLT_CONE_CIRCULAR;
+  clt_world_t *w = NULL;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  int mat = add_material(w, 0.5);
+  double n[3] = {sin(theta), 0.0, cos(theta)}, down[3] = {cos(theta), 0.0, -sin(theta)};
+  add_halfspace(w, mat, n[0], n[1], n[2], 0.0);
+  clt_shape_def_t sd = clt_default_shape_def(CLT_SHAPE_SPHERE);
+  sd.radius = r;
+  sd.material = mat;
+  clt_body_def_t bd = clt_default_body_def();
+  for (int k = 0; k < 3; k++) bd.position[k] = r * n[k];
+  double axis = sqrt(14.0);
+  bd.orientation[0] = cos(0.5);
+  bd.orientation[1] = sin(0.5) * 1.0 / axis;
+  bd.orientation[2] = sin(0.5) * 2.0 / axis;
+  bd.orientation[3] = sin(0.5) * 3.0 / axis;
+  bd.shapes = &sd;
+  bd.shape_count = 1;
+  clt_body_id_t id;
+  CHECK(clt_world_add_body(w, &bd, &id) == CLT_OK);
+  const int steps = 60;
+  int unsolved = 0;
+  double verr = 0.0, werr = 0.0, vref = 0.0, quat[4] = {0.0, 0.0, 0.0, 0.0};
+  for (int step = 1; step <= steps; step++) {
+    clt_body_state_t before;
+    clt_body_get_state(w, id, &before);
+    memcpy(quat, before.orientation, sizeof quat); /* the solve's orientation: the step's start */
+    CHECK(clt_world_step(w) == CLT_OK);
+    clt_diagnostics_t d;
+    clt_world_get_diagnostics(w, &d);
+    unsolved += d.solver_status != CLT_SOLVE_SOLVED;
+    clt_body_state_t s;
+    clt_body_get_state(w, id, &s);
+    vref = step * h * (5.0 / 7.0) * g * sin(theta);
+    double om[3], expect[3];
+    rotate(quat, s.angular_velocity, om);
+    clt_v3_cross(expect, n, s.velocity);
+    for (int k = 0; k < 3; k++) {
+      verr = fmax(verr, fabs(s.velocity[k] - vref * down[k]));
+      werr = fmax(werr, fabs(om[k] - expect[k] / r));
+    }
+  }
+  printf("bgs, sphere layout: a sphere turned 1 rad rolls down 20 deg: |v - N h 5/7 g sin| max %.3g m/s (v %.3f), "
+         "|omega - n x v / r| max %.3g rad/s, unsolved %d, layout %s\n",
+         verr, vref, werr, unsolved, w->step_work->relaxed->sphere ? "sphere" : "general");
+  CHECK(w->step_work->relaxed->sphere);
+  CHECK(unsolved == 0);
+  CHECK_LE(verr, 1e-8);
+  CHECK_LE(werr, 1e-7);
+  clt_world_destroy(w);
 }
 
 /* The whole pile over-relaxed (ω = 1.5): every solve reaches the tolerance, penetration < 1 % of r,
@@ -277,6 +355,7 @@ static void box_stack(void) {
   printf("bgs: 3-box stack, 300 steps: max penetration %.3g m, top drift %.3g m, top height error %.3g m, "
          "max sweeps %d, unsolved %d\n", pen, drift, s.position[2] - 2.5, sweeps, unsolved);
   CHECK(unsolved == 0);
+  CHECK(!w->step_work->relaxed->sphere); /* boxes: the general layout */
   CHECK_LE(pen, 1e-6);
   CHECK_LE(drift, 1e-6);
   CHECK_LE(fabs(s.position[2] - 2.5), 1e-5);
@@ -344,6 +423,7 @@ int main(int argc, char **argv) {
     same_step(CLT_CONE_POLYHEDRAL, CLT_SOLVER_APGD, 1.0, 1.0);
     same_step(CLT_CONE_CIRCULAR, CLT_SOLVER_APGD, 1.0, 1.0);
   }
+  if (!*only || !strcmp(only, "rolling")) rolling_sphere();
   if (!*only || !strcmp(only, "omega")) {
     same_step(CLT_CONE_POLYHEDRAL, CLT_SOLVER_BGS, 1.0, 1.5);
     same_step(CLT_CONE_CIRCULAR, CLT_SOLVER_BGS, 1.0, 1.5);
