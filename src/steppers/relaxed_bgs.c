@@ -738,9 +738,9 @@ static void build_sphere(const clt_world_t *world, const clt_step_work_t *w, clt
   for (int side = 0; side < 2; side++) {
     int body = side == 0 ? c->body_a : c->body_b;
     if (body < 0) continue;
-    double v[6];
+    double v[6], R[9];
     body_velocity6(world, body, v);
-    const double *R = r->rot + 9 * (size_t)body;
+    clt_q_to_m3((double(*)[3])R, world->states[body].orientation);
     double sg = side == 0 ? -1.0 : 1.0, lever = side == 0 ? ra : rb;
     for (int i = 0; i < 3; i++) {
       double om = R[3 * i] * v[3] + R[3 * i + 1] * v[4] + R[3 * i + 2] * v[5]; /* world-frame ω */
@@ -1298,7 +1298,6 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
     im[DV_ANG] = dyn ? b->inv_inertia[0] : 0.0;
     im[DV_ANG + 1] = dyn && dim == 3 ? b->inv_inertia[1] : 0.0;
     im[DV_ANG + 2] = dyn && dim == 3 ? b->inv_inertia[2] : 0.0;
-    if (dim == 3) clt_q_to_m3((double(*)[3])(r->rot + 9 * (size_t)i), world->states[i].orientation);
     memset(r->dv + DV_STRIDE * (size_t)i, 0, DV_STRIDE * sizeof(double));
   }
 
@@ -1322,6 +1321,13 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 #endif
   for (int j = 0; j < nc; j++) sphere = sphere && sphere_contact(world, &w->contacts[j]);
   r->sphere = sphere;
+  if (dim == 3 && !sphere) { /* the rotation matrices build_block3 reads (the sphere layout builds
+                                its own per side: r->rot's pages stay untouched in a pile) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_BGS_PARALLEL_MIN)
+#endif
+    for (int i = 0; i < nb; i++) clt_q_to_m3((double(*)[3])(r->rot + 9 * (size_t)i), world->states[i].orientation);
+  }
   if (!reserve_records(r, nc,
                        sizeof(clt_relaxed_contact_t) +
                            sizeof(double) * (sphere ? CLT_RELAXED_ROWS_SPHERE : CLT_RELAXED_ROWS_GENERAL)))
@@ -1480,7 +1486,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       s->velocity[1] += u[1];
       s->angular_velocity[0] += u[DV_ANG];
     } else if (sphere) { /* ω's change is world-frame: Rᵀ dω into the body frame */
-      const double *R = r->rot + 9 * (size_t)i;
+      double R[9];
+      clt_q_to_m3((double(*)[3])R, s->orientation);
       for (int k = 0; k < 3; k++) {
         s->velocity[k] += u[k];
         s->angular_velocity[k] += R[k] * u[DV_ANG] + R[3 + k] * u[DV_ANG + 1] + R[6 + k] * u[DV_ANG + 2];

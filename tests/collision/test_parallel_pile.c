@@ -20,6 +20,7 @@
 #include "clatter/scene.h"
 #include "collision/broadphase.h"
 #include "dynamics/world_internal.h"
+#include "steppers/relaxed.h"
 #include "steppers/rows.h"
 #include "test_util.h"
 
@@ -101,6 +102,8 @@ static uint64_t pile_checks(double omega) {
   /* the parallel paths were taken (thresholds: 4096 bodies or proxies, 16384 pairs) */
   CHECK(max_contacts >= 4096);
   CHECK(max_pairs >= 16384);
+  /* the block Gauss–Seidel ran in the sphere layout (steppers/relaxed.h) */
+  CHECK(one->step_work->relaxed && one->step_work->relaxed->sphere);
   uint64_t hash = clt_world_state_hash(one);
   clt_world_destroy(one);
   clt_world_destroy(two);
