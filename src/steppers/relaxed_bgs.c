@@ -48,7 +48,7 @@
  * one 4-lane vector expression, or 232 bytes in the sphere layout (relaxed.h: every contact between
  * spheres centred on their bodies and static bodies, as in the granular piles; its rows are n, t1,
  * t2 and the two lever arms, and the angular velocity changes are world-frame; 2026-11-28, 8·10³
- * pile: 4.4 instead of 4.8 kB a body at the peak); dv 8 doubles per body; the kernel is
+ * pile: 4.3 instead of 4.8 kB a body at the peak); dv 8 doubles per body; the kernel is
  * instantiated for the piles' case (3D, circular cone; ω a run-time argument) in both layouts and,
  * on x86-64, built for AVX2 and the baseline and
  * chosen at load time. Every instance evaluates the same IEEE operations in the same order as the
