@@ -203,15 +203,6 @@ static void same_step(clt_friction_cone_t cone, clt_solver_kind_t solver_a, doub
   clt_world_destroy(b);
 }
 
-/* v rotated by the unit quaternion q = (w, x, y, z): R(q) v. */
-static void rotate(const double q[4], const double v[3], double out[3]) {
-  double w = q[0], x = q[1], y = q[2], z = q[3];
-  double R[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)},
-                    {2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)},
-                    {2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)}};
-  for (int i = 0; i < 3; i++) out[i] = R[i][0] * v[0] + R[i][1] * v[1] + R[i][2] * v[2];
-}
-
 /* A solid sphere (r = 0.1) turned 1 rad about (1, 2, 3) rolls from rest down a plane tilted 20°
  * (μ = 0.5 > 2/7 tan 20°: it sticks). Exact rolling: after N steps v = N h (5/7) g sin θ down the
  * slope and ω = n × v / r in the world frame (ω is stored in the body frame; the solve's sphere
@@ -254,7 +245,7 @@ static void rolling_sphere(void) {
     clt_body_get_state(w, id, &s);
     vref = step * h * (5.0 / 7.0) * g * sin(theta);
     double om[3], expect[3];
-    rotate(quat, s.angular_velocity, om);
+    clt_q_rotate(om, quat, s.angular_velocity); /* body → world */
     clt_v3_cross(expect, n, s.velocity);
     for (int k = 0; k < 3; k++) {
       verr = fmax(verr, fabs(s.velocity[k] - vref * down[k]));
