@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pages.h"
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -82,6 +84,19 @@ void clt_broadphase_destroy(clt_broadphase_t *bp) {
   free(bp->large);
   free(bp->kept);
   memset(bp, 0, sizeof *bp);
+}
+
+void clt_broadphase_release_scratch(clt_broadphase_t *bp) {
+  thread_pairs_t *t = bp->threads;
+  for (int i = 0; i < bp->thread_capacity; i++)
+    clt_release_pages(t[i].pairs, (size_t)t[i].capacity * sizeof *t[i].pairs);
+  clt_release_pages(bp->entries, (size_t)bp->entry_capacity * sizeof(grid_item_t));
+  clt_release_pages(bp->bucket_start, (size_t)bp->bucket_capacity * sizeof *bp->bucket_start);
+  clt_release_pages(bp->sort_buffer, (size_t)bp->sort_capacity * sizeof(sort_key_t));
+  clt_release_pages(bp->column_key, (size_t)bp->column_capacity * sizeof *bp->column_key);
+  clt_release_pages(bp->pair_buffer, (size_t)bp->pair_buffer_capacity * sizeof(clt_broadphase_pair_t));
+  clt_release_pages(bp->histogram, (size_t)bp->histogram_capacity * sizeof *bp->histogram);
+  clt_release_pages(bp->kept, (size_t)bp->kept_capacity * sizeof(clt_broadphase_pair_t));
 }
 
 /* Grows *buffer to hold at least n elements of the given size. */

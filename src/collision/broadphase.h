@@ -68,6 +68,10 @@ typedef struct clt_broadphase_t {
 
 void clt_broadphase_init(clt_broadphase_t *bp);
 void clt_broadphase_destroy(clt_broadphase_t *bp);
+/* Gives back the pages of the working buffers of the last query (the grid, the sorts, the
+ * per-thread pairs, the earlier pairs of an update): dead until the next query writes them
+ * (base/pages.h). bp->pairs and the capacities stay. */
+void clt_broadphase_release_scratch(clt_broadphase_t *bp);
 
 /* Finds every pair (a < b) of proxies whose bounds, each grown by margin ≥ 0 on every side,
  * overlap (touching counts), plus every unbounded proxy against every other proxy (with a plane:

@@ -47,7 +47,8 @@ typedef struct clt_relaxed_contact_t {
 typedef struct clt_relaxed_work_t {
   /* per contact of the step */
   int contact_capacity;
-  clt_relaxed_contact_t *contacts; /* in colour order, contact_stride bytes apart (clt_relaxed_block) */
+  clt_relaxed_contact_t *contacts; /* in colour order, contact_stride bytes apart (clt_relaxed_block);
+                                      its pages are given back after each solve (base/pages.h) */
   size_t contact_stride;           /* sizeof the header + the rows of this solve's layout */
   size_t contact_bytes;            /* allocated */
   bool sphere;                     /* this solve's records have the sphere layout */
@@ -86,7 +87,7 @@ typedef struct clt_relaxed_work_t {
   double *u0;         /* 3 per body: its linear velocity over the step (0 static, a kinematic one's mean) */
   double *box0;       /* 6 per body: its box (vlo, vhi) before the spreading's hop (spread_boxes) */
   unsigned char *bearing; /* per body: one of its contacts bore last step */
-  int *shape_body;        /* per shape: its body (built when needed) */
+  int *shape_body;        /* per shape: its body (built by each step's first search) */
   int shape_body_capacity;
   double *link; /* per broad-phase pair: when it can touch under the start boxes, or ∞ (spread_boxes) */
   int link_capacity;
@@ -94,8 +95,6 @@ typedef struct clt_relaxed_work_t {
    * later ones (the own sweeps depend only on the state the step starts from) */
   struct clt_broadphase_pair_t *own_pairs;
   int own_pair_count, own_pair_capacity;
-  int *own_bodies; /* 2 per own pair: its bodies (the spreading reads them in pair order) */
-  int own_bodies_capacity;
   /* The broad phase under the boxes (work->broadphase) of the solve before, when valid: a later
    * solve searches again only for the pairs of bodies whose margin (ext) changed (ext_changed, per
    * body; ext_changes of them), clt_broadphase_update_pairs. */
@@ -123,14 +122,17 @@ typedef struct clt_relaxed_work_t {
   int reuse_bodies, reuse_shapes;
   int64_t reuse_step; /* world->step_count when kept: they serve the state after that step only */
   double *reuse_pose;  /* 8 per body: position, angle, orientation at the broad phase */
-  double *reuse_allow; /* 6 per body: how far its boxes were grown below and above along each axis
-                          (ext + ε) */
+  double reuse_eps;    /* ε̂ of that broad phase: body i's boxes were grown by ext_i + ε̂ below and
+                          above along each axis (ext stays as it was until the next search, which
+                          clears reuse_valid before it writes ext) */
   double *reuse_reach; /* per body: farthest point of a shape that rotation moves (0: none), or
                           −1 with an unbounded shape (the pairs stand only if it did not move) */
   unsigned char *reuse_type;
-  /* the spheres placed once per pass over the pairs (stage_collide.c), by shape index */
-  struct clt_placed_shape_t *placed;
-  int placed_capacity;
+  /* the centres of the spheres, placed once per pass over the pairs (stage_collide.c), 3 by shape
+   * index: all that the sphere–sphere test reads besides the shape (24 bytes a shape instead of a
+   * whole placed shape's 120; bench/granular/results.md "Session 22") */
+  double *centres;
+  int centre_capacity;
   /* joint rows (free multipliers) */
   int joint_capacity;
   double *joint_x, *joint_diag, *joint_bias;
@@ -164,11 +166,12 @@ clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work);
  * the speed (a grain falling 6 m/s moves 6 cm a step). */
 clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
 
-/* After clt_find_contacts_swept(world, work, eps, body_sweep): records the state and the sweeps
- * of its broad phase so that the penetration diagnostics of the state after the step can test
- * those pairs instead of running the broad phase again (stage_collide.c). Any other broad phase
- * on work clears it. */
-void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps, const double *body_sweep);
+/* After clt_find_contacts_swept(world, work, eps, r->ext) (r = work->relaxed): records the state
+ * (and ε̂; the sweeps are r->ext, which stays as it is until the next search) so that the
+ * penetration diagnostics of the state after the step can test those pairs instead of running the
+ * broad phase again (stage_collide.c). Any other broad phase on work clears it, and so does
+ * clt_stage_relaxed_collide before it writes r->ext. */
+void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps);
 /* The largest of a body's 6 sweep extents (a half-space's offset grows by it). */
 static inline double clt_sweep_reach(const double sweep[6]) {
   double m = 0.0;

@@ -68,6 +68,7 @@
 #include <omp.h>
 #endif
 
+#include "base/pages.h"
 #include "math/vec.h"
 #include "steppers/colouring.h"
 #include "steppers/relaxed.h"
@@ -419,8 +420,7 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
   }
   if (bodies > r->body_capacity) {
     int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1, c8 = c1, c9 = c1, c10 = c1,
-        c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1, c17 = c1, c18 = c1, c19 = c1, c20 = c1, c21 = c1,
-        c22 = c1;
+        c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1, c17 = c1, c18 = c1, c19 = c1, c20 = c1, c21 = c1;
     if (!clt_step_work_grow((void **)&r->dv, &c1, DV_STRIDE * bodies, sizeof *r->dv) ||
         !clt_step_work_grow((void **)&r->inv, &c2, DV_STRIDE * bodies, sizeof *r->inv) ||
         !clt_step_work_grow((void **)&r->dyn, &c3, bodies, sizeof *r->dyn) ||
@@ -428,7 +428,6 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
         !clt_step_work_grow((void **)&r->own, &c5, 6 * bodies, sizeof *r->own) ||
         !clt_step_work_grow((void **)&r->ext, &c6, 6 * bodies, sizeof *r->ext) ||
         !clt_step_work_grow((void **)&r->reuse_pose, &c7, 8 * bodies, sizeof *r->reuse_pose) ||
-        !clt_step_work_grow((void **)&r->reuse_allow, &c8, 6 * bodies, sizeof *r->reuse_allow) ||
         !clt_step_work_grow((void **)&r->reuse_reach, &c9, bodies, sizeof *r->reuse_reach) ||
         !clt_step_work_grow((void **)&r->reuse_type, &c10, bodies, sizeof *r->reuse_type) ||
         !clt_step_work_grow((void **)&r->rot, &c11, 9 * bodies, sizeof *r->rot) ||
@@ -442,7 +441,7 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
         !clt_step_work_grow((void **)&r->demand, &c19, 6 * bodies, sizeof *r->demand) ||
         !clt_step_work_grow((void **)&r->demanded, &c20, bodies, sizeof *r->demanded) ||
         !clt_step_work_grow((void **)&r->solved, &c21, 6 * bodies, sizeof *r->solved) ||
-        !clt_step_work_grow((void **)&r->ext_changed, &c22, bodies, sizeof *r->ext_changed))
+        !clt_step_work_grow((void **)&r->ext_changed, &c8, bodies, sizeof *r->ext_changed))
       return false;
     r->body_capacity = bodies;
   }
@@ -1312,6 +1311,11 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   }
   /* (the masks were zeroed in the body loop above) */
   r->colour_count = clt_colour_pairs(nc, r->ends, r->mask, r->colour, r->order, r->colour_start);
+  /* the colouring's input and work are dead until the next solve's colouring: given back before the
+   * records are written, they do not count in the solve's peak memory (base/pages.h) */
+  clt_release_pages(r->ends, (size_t)r->contact_capacity * 2 * sizeof *r->ends);
+  clt_release_pages(r->colour, (size_t)r->contact_capacity * sizeof *r->colour);
+  clt_release_pages(r->mask, (size_t)r->body_capacity * sizeof *r->mask);
   /* the records' layout: sphere where every contact allows it (and no joint row shares the bodies'
    * body-frame velocities), else general (clt_relaxed_contact_t) */
   bool fast = dim == 3 && cone.m == 0; /* the kernel instances of the piles */
@@ -1337,6 +1341,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 #pragma omp parallel for schedule(static) if (par)
 #endif
   for (int i = 0; i < nc; i++) clt_relaxed_block(r, i)->index = r->order[i];
+  clt_release_pages(r->order, (size_t)r->contact_capacity * sizeof *r->order); /* (as ends, below) */
   if (nc > 0) memset(r->hot, 0, (size_t)nc);
   r->hot_list_valid = false;
 #ifdef _OPENMP
@@ -1409,6 +1414,13 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
     }
     accumulate_start(w, r, &cone, nj, par);
   }
+  /* What the build and the warm start read is dead until the next solve writes it, and so are the
+   * impulses of the solve before (rounds after the first; the memory of the last step stays, for
+   * the rebounds and a failed step): none of it counts in the sweeps' peak memory (base/pages.h) */
+  clt_release_pages(r->slot, (size_t)r->contact_capacity * sizeof *r->slot);
+  clt_release_pages(r->delta, (size_t)r->contact_capacity * sizeof *r->delta);
+  if (r->round_warm)
+    clt_release_pages(r->round_memory, (size_t)r->round_memory_capacity * sizeof *r->round_memory);
 
   int sweeps = 0, max_sweeps = world->method.max_iterations;
   double omega = world->method.relaxation;
@@ -1509,9 +1521,9 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
   free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->box0), free(r->link), free(r->u0), free(r->bearing),
       free(r->shape_body);
-  free(r->own_pairs), free(r->own_bodies), free(r->ext_changed);
+  free(r->own_pairs), free(r->ext_changed);
   free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);
-  free(r->reuse_pose), free(r->reuse_allow), free(r->reuse_reach), free(r->reuse_type), free(r->placed);
+  free(r->reuse_pose), free(r->reuse_reach), free(r->reuse_type), free(r->centres);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);
   free(r->rows), free(r->minv), free(r->b), free(r->x), free(r->y), free(r->u), free(r->mu);
   free(r->offset), free(r->count), free(r->cone_start), free(r->body_start), free(r->body_entry), free(r->fill);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pages.h"
 #include "collision/narrowphase_pairs.h"
 #include "collision/primitives_3d.h"
 #include "steppers/relaxed.h"
@@ -159,6 +160,9 @@ static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double m
   st = update ? clt_broadphase_update_pairs(&w->broadphase, w->proxies, n, world->dimension, margin, r->ext_changed)
               : clt_broadphase_find_pairs(&w->broadphase, w->proxies, n, world->dimension, margin);
   if (st != CLT_OK) return clt_world_fail(world, st, "collide: broad phase failed (%s)", clt_status_name(st));
+  /* its grid and sorts are dead until the next search writes them: they need not count in the
+   * narrow phase's peak memory (base/pages.h) */
+  clt_broadphase_release_scratch(&w->broadphase);
   return CLT_OK;
 }
 
@@ -181,16 +185,17 @@ double clt_body_extent(const clt_world_t *world, int i) {
 }
 
 /* The relaxed scheme's passes over the pairs place every sphere once (clt_place_shape, as
- * clt_collide would for each of its pairs) and run sphere–sphere pairs directly on those: the
+ * clt_collide would for each of its pairs) and run sphere–sphere pairs directly on its centre: the
  * same function on the same input as clt_collide, without placing each sphere once per pair
- * (a sphere centred on its body gets only its def and position: centred_sphere).
- * Returns the placed shapes by shape index (only spheres are set), or NULL (other schemes, or out
- * of memory: clt_collide for every pair). */
-static const clt_placed_shape_t *place_spheres(clt_world_t *world, clt_step_work_t *w) {
+ * (a sphere centred on its body: its body's position, centred_sphere). clt_collide_sphere_sphere
+ * reads only the def and the position of a placed sphere, so only the centre is kept.
+ * Returns the centres by shape index (3 each; only spheres are set), or NULL (other schemes, or
+ * out of memory: clt_collide for every pair). */
+static const double *place_spheres(clt_world_t *world, clt_step_work_t *w) {
   clt_relaxed_work_t *r = w->relaxed;
   if (!r || world->dimension != 3) return NULL;
-  if (world->shape_count > r->placed_capacity &&
-      !clt_step_work_grow((void **)&r->placed, &r->placed_capacity, world->shape_count, sizeof *r->placed))
+  if (world->shape_count > r->centre_capacity &&
+      !clt_step_work_grow((void **)&r->centres, &r->centre_capacity, world->shape_count, 3 * sizeof *r->centres))
     return NULL;
 #pragma omp parallel for schedule(static) if (world->body_count >= COLLIDE_PARALLEL_MIN)
   for (int i = 0; i < world->body_count; i++) {
@@ -202,21 +207,26 @@ static const clt_placed_shape_t *place_spheres(clt_world_t *world, clt_step_work
       if (clt_world_shape(world, sh)->type != CLT_SHAPE_SPHERE) continue;
       if (!posed) body_pose(world, i, &pose);
       posed = true;
-      /* a centred sphere: only what clt_collide_sphere_sphere reads (def, position) */
-      r->placed[sh].def = clt_world_shape(world, sh);
-      if (!centred_sphere(r->placed[sh].def, &pose, r->placed[sh].position))
-        clt_place_shape(clt_world_shape(world, sh), &pose, 3, &r->placed[sh]);
+      double *centre = r->centres + 3 * (size_t)sh;
+      if (!centred_sphere(clt_world_shape(world, sh), &pose, centre)) {
+        clt_placed_shape_t placed;
+        clt_place_shape(clt_world_shape(world, sh), &pose, 3, &placed);
+        memcpy(centre, placed.position, sizeof placed.position);
+      }
     }
   }
-  return r->placed;
+  return r->centres;
 }
 
 /* clt_collide of shapes sa and sb (bodies ba and bb) into points (CLT_MAX_PAIR_CONTACTS). */
-static int collide_pair(const clt_world_t *world, clt_contact_point_t *points, const clt_placed_shape_t *placed,
-                        int sa, int sb, int ba, int bb, double reach) {
+static int collide_pair(const clt_world_t *world, clt_contact_point_t *points, const double *centres, int sa,
+                        int sb, int ba, int bb, double reach) {
   const clt_shape_def_t *a = clt_world_shape(world, sa), *b = clt_world_shape(world, sb);
-  if (placed && a->type == CLT_SHAPE_SPHERE && b->type == CLT_SHAPE_SPHERE) {
-    int count = clt_collide_sphere_sphere(&placed[sa], &placed[sb], reach, points);
+  if (centres && a->type == CLT_SHAPE_SPHERE && b->type == CLT_SHAPE_SPHERE) {
+    clt_placed_shape_t pa = {.def = a}, pb = {.def = b};
+    memcpy(pa.position, centres + 3 * (size_t)sa, sizeof pa.position);
+    memcpy(pb.position, centres + 3 * (size_t)sb, sizeof pb.position);
+    int count = clt_collide_sphere_sphere(&pa, &pb, reach, points);
     return count < 0 ? CLT_COLLIDE_FAILED : count;
   }
   clt_collide_pose_t pa, pb;
@@ -378,7 +388,7 @@ static struct clt_collide_threads_t *collide_threads(clt_step_work_t *w, int thr
 }
 
 /* The narrow phase of pairs [k0, k1) of the broad phase, appended to out. */
-static void collide_range(const clt_world_t *world, const clt_step_work_t *w, const clt_placed_shape_t *placed,
+static void collide_range(const clt_world_t *world, const clt_step_work_t *w, const double *centres,
                           double max_distance, const double *body_margin, int k0, int k1, collide_out_t *out) {
   clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
   for (int k = k0; k < k1; k++) {
@@ -387,7 +397,7 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
     if (world->joint_count > 0 && joined(world, ba, bb)) continue;
     pair_motion_t motion = {0};
     double reach = body_margin ? pair_reach(world, w->relaxed, ba, bb, max_distance, &motion) : max_distance;
-    int count = collide_pair(world, points, placed, sa, sb, ba, bb, reach);
+    int count = collide_pair(world, points, centres, sa, sb, ba, bb, reach);
     if (count == CLT_COLLIDE_FAILED) {
       /* No trustworthy point (smooth.h): never taken as "apart" silently — counted, and reported
        * once per call with the first such pair. */
@@ -437,7 +447,7 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
   if (world->shape_count == 0) return CLT_OK;
   clt_status_t st = broad_phase(world, w, max_distance, body_margin);
   if (st != CLT_OK) return st;
-  const clt_placed_shape_t *placed = place_spheres(world, w);
+  const double *centres = place_spheres(world, w);
   int pairs = w->broadphase.pair_count, threads = 1, first_failed = -1;
   bool out_of_memory = false;
 #ifdef _OPENMP
@@ -447,7 +457,7 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
   if (!ct) {
     /* one thread: straight into the contacts */
     collide_out_t out = {w->contacts, 0, w->contact_capacity, 0, -1, false};
-    collide_range(world, w, placed, max_distance, body_margin, 0, pairs, &out);
+    collide_range(world, w, centres, max_distance, body_margin, 0, pairs, &out);
     w->contacts = out.contacts;
     w->contact_capacity = out.capacity;
     w->contact_count = out.count;
@@ -478,7 +488,7 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
       mine.first_failed = -1;
       mine.out_of_memory = false;
       int k0 = (int)((int64_t)pairs * me / nt), k1 = (int)((int64_t)pairs * (me + 1) / nt);
-      collide_range(world, w, placed, max_distance, body_margin, k0, k1, &mine);
+      collide_range(world, w, centres, max_distance, body_margin, k0, k1, &mine);
       *out = mine;
 #pragma omp barrier
 #pragma omp single
@@ -557,7 +567,7 @@ static double rotation_reach(const clt_world_t *world, int i) {
   return unbounded ? -1.0 : reach;
 }
 
-void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, const double *body_sweep) {
+void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps) {
   clt_relaxed_work_t *r = w->relaxed;
   if (!r) return;
   r->reuse_valid = false;
@@ -565,10 +575,10 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps, 
 #pragma omp parallel for schedule(static) if (world->body_count >= COLLIDE_PARALLEL_MIN)
   for (int i = 0; i < world->body_count; i++) {
     memcpy(r->reuse_pose + 8 * (size_t)i, &world->states[i], 8 * sizeof(double));
-    for (int k = 0; k < 6; k++) r->reuse_allow[6 * (size_t)i + k] = body_sweep[6 * (size_t)i + k] + eps;
     r->reuse_reach[i] = rotation_reach(world, i);
     r->reuse_type[i] = (unsigned char)world->bodies[i].type;
   }
+  r->reuse_eps = eps;
   r->reuse_bodies = world->body_count;
   r->reuse_shapes = world->shape_count;
   r->reuse_step = world->step_count;
@@ -616,11 +626,13 @@ static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_wo
     for (int k = 0; k < 4; k++) dq += (s->orientation[k] - then[4 + k]) * (s->orientation[k] - then[4 + k]);
     rot = 2.0 * sqrt(dq);
   }
-  const double *allow = r->reuse_allow + 6 * (size_t)i;
+  const double *ext = r->ext + 6 * (size_t)i; /* the sweeps kept (clt_relaxed_keep_pairs) */
   for (int k = 0; k < 3; k++) {
     double d = s->position[k] - then[k];
     double below = -d + rot * reach, above = d + rot * reach;
-    if (fabs(below) * 1e-6 + below + 1e-9 > allow[k] || fabs(above) * 1e-6 + above + 1e-9 > allow[3 + k]) return false;
+    if (fabs(below) * 1e-6 + below + 1e-9 > ext[k] + r->reuse_eps ||
+        fabs(above) * 1e-6 + above + 1e-9 > ext[3 + k] + r->reuse_eps)
+      return false;
   }
   return true;
 }
@@ -636,7 +648,7 @@ double clt_world_penetration(clt_world_t *world) {
   bool kept = kept_pairs_cover(world, w);
   if (kept ? place_proxies(world, w, NULL) != CLT_OK : broad_phase(world, w, 0.0, NULL) != CLT_OK) return NAN;
   double worst = 0.0; /* a max: the same for any split of the pairs over threads */
-  const clt_placed_shape_t *placed = place_spheres(world, w);
+  const double *centres = place_spheres(world, w);
   int pairs = w->broadphase.pair_count;
 #pragma omp parallel for schedule(static) reduction(max : worst) if (pairs >= COLLIDE_PAIR_PARALLEL_MIN)
   for (int k = 0; k < pairs; k++) {
@@ -645,9 +657,12 @@ double clt_world_penetration(clt_world_t *world) {
     int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
     if (world->joint_count > 0 && joined(world, ba, bb)) continue;
     clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
-    int count = collide_pair(world, points, placed, sa, sb, ba, bb, 0.0);
+    int count = collide_pair(world, points, centres, sa, sb, ba, bb, 0.0);
     for (int i = 0; i < count; i++)
       if (-points[i].distance > worst) worst = -points[i].distance;
   }
+  /* what the search read is dead until the next one writes it (base/pages.h; the pairs stay) */
+  clt_release_pages(w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
+  if (w->relaxed) clt_release_pages(w->relaxed->centres, (size_t)w->relaxed->centre_capacity * 3 * sizeof(double));
   return worst;
 }

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/pages.h"
 #include "clatter/solvers.h"
 #include "math/vec.h"
 #include "steppers/relaxed.h"
@@ -446,7 +447,7 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
  * memory. */
 static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt_relaxed_work_t *r, double h,
                          double eps, const clt_broadphase_pair_t *pairs, int np) {
-  const int *body = r->own_bodies; /* (pair k's bodies: body[2k], body[2k + 1]) */
+  const int *body = r->shape_body; /* (pair k's bodies: body[pairs[k].a], body[pairs[k].b]) */
   int nb = world->body_count;
   if (np > r->link_capacity) {
     double *l = realloc(r->link, (size_t)np * sizeof *l);
@@ -458,7 +459,7 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
 #pragma omp parallel for schedule(static) if (np >= RELAXED_SPREAD_PARALLEL_MIN)
 #endif
   for (int k = 0; k < np; k++) {
-    int a = body[2 * (size_t)k], b = body[2 * (size_t)k + 1];
+    int a = body[pairs[k].a], b = body[pairs[k].b];
     bool da = world->bodies[a].type == CLT_BODY_DYNAMIC, db = world->bodies[b].type == CLT_BODY_DYNAMIC;
     double tau = da || db ? link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->slack[a] + r->slack[b]) : INFINITY;
     r->link[k] = tau <= h && !(da && db && !(tau > 0.0)) ? tau : INFINITY;
@@ -474,7 +475,7 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
   for (int k = 0; k < np; k++) {
     double tau = r->link[k];
     if (!(tau <= h)) continue;
-    int a = body[2 * (size_t)k], b = body[2 * (size_t)k + 1];
+    int a = body[pairs[k].a], b = body[pairs[k].b];
     for (int side = 0; side < 2; side++) {
       int i = side ? b : a, j = side ? a : b;
       if (world->bodies[i].type != CLT_BODY_DYNAMIC) continue;
@@ -487,6 +488,9 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
       r->vt[i] = dmin(r->vt[i], tau);
     }
   }
+  /* the links and start boxes are dead until the next spreading (base/pages.h) */
+  clt_release_pages(r->link, (size_t)r->link_capacity * sizeof *r->link);
+  clt_release_pages(r->box0, (size_t)r->body_capacity * 6 * sizeof *r->box0);
   return true;
 }
 
@@ -552,8 +556,9 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   /* (a later solve of the step: the same memory, so the same bearing flags; only the rebounds'
    * boxes, reset above, are taken in again) */
   bool kicks = e_max > 0.0 && w->memory_count > 0;
-  if (r->round == 0) memset(r->bearing, 0, (size_t)nb);
-  if ((r->round == 0 && mu_max > 0.0 && w->memory_count > 0) || kicks) {
+  if (r->round == 0) {
+    memset(r->bearing, 0, (size_t)nb);
+    /* each shape's body (the memory's keys and the broad phase's pairs are shapes) */
     if (!clt_step_work_grow((void **)&r->shape_body, &r->shape_body_capacity, world->shape_count, sizeof(int)))
       return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
 #ifdef _OPENMP
@@ -561,6 +566,8 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
 #endif
     for (int i = 0; i < nb; i++)
       for (int k = 0; k < world->bodies[i].shape_count; k++) r->shape_body[world->bodies[i].shape_first + k] = i;
+  }
+  if ((r->round == 0 && mu_max > 0.0 && w->memory_count > 0) || kicks) {
     for (int k = 0; k < w->memory_count; k++) {
       const clt_contact_memory_t *m = &w->memory[k];
       bool bore = m->normal_impulse > 0.0;
@@ -656,16 +663,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
       int np = w->broadphase.pair_count;
       if (!clt_step_work_grow((void **)&r->own_pairs, &r->own_pair_capacity, np, sizeof *r->own_pairs))
         return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
-      if (!clt_step_work_grow((void **)&r->own_bodies, &r->own_bodies_capacity, 2 * np, sizeof *r->own_bodies))
-        return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
       if (np > 0) memcpy(r->own_pairs, w->broadphase.pairs, (size_t)np * sizeof *r->own_pairs);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (np >= RELAXED_SPREAD_PARALLEL_MIN)
-#endif
-      for (int k = 0; k < np; k++) {
-        r->own_bodies[2 * (size_t)k] = w->proxies[r->own_pairs[k].a].body;
-        r->own_bodies[2 * (size_t)k + 1] = w->proxies[r->own_pairs[k].b].body;
-      }
       r->own_pair_count = np;
     }
     if (!spread_boxes(world, w, r, h, eps, r->own_pairs, r->own_pair_count))
@@ -686,6 +684,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * then only updated; a sum over the bodies: any order) */
   bool update = r->round > 0 && r->ext_pairs_valid;
   int changes = 0;
+  r->reuse_valid = false; /* the kept pairs' allowances are ext (clt_relaxed_keep_pairs) */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) reduction(+ : changes) if (nb >= RELAXED_PARALLEL_MIN)
 #endif
@@ -717,7 +716,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   }
   r->ext_changes = update ? changes : nb;
   clt_status_t st = clt_find_contacts_swept(world, w, eps, r->ext);
-  if (st == CLT_OK) clt_relaxed_keep_pairs(world, w, eps, r->ext);
+  if (st == CLT_OK) clt_relaxed_keep_pairs(world, w, eps);
   r->ext_pairs_valid = st == CLT_OK; /* (clt_find_contacts_swept leaves the pairs under ext) */
   return st;
 }
@@ -789,6 +788,18 @@ static void release_round_memory(clt_step_work_t *w, clt_relaxed_work_t *r) {
   r->round_memory = NULL;
   r->round_memory_capacity = 0;
   r->round_memory_count = 0;
+  clt_release_pages(w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
+}
+
+/* After the active set is found: what only the search for it reads is dead until the next search
+ * writes it again (base/pages.h), so that it does not count in the solve's peak memory: the
+ * proxies (96 bytes a shape) and the spheres' centres. (The broad phase gives back its grid and
+ * sorts after each query, the spreading its links and start boxes.) The broad phase's pairs stay
+ * (a later solve updates them, the diagnostics test them), and so do the own pairs and every
+ * per-body array a later solve of the step starts from. */
+static void release_search(clt_step_work_t *w, clt_relaxed_work_t *r) {
+  clt_release_pages(w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
+  clt_release_pages(r->centres, (size_t)r->centre_capacity * 3 * sizeof *r->centres);
 }
 
 clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
@@ -805,9 +816,12 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
   if (nb > 0) memset(r->demanded, 0, (size_t)nb);
   int sweeps = 0, last_count = -1;
   uint64_t last_keys = 0;
+  /* the impulses of the step before: only its contact report read them (rows.h) */
+  clt_release_pages(w->z, (size_t)w->z_capacity * sizeof *w->z);
   for (;;) {
     double t0 = now_s();
     clt_status_t st = clt_stage_relaxed_collide(c);
+    if (st == CLT_OK) release_search(w, r);
     double t1 = now_s();
     if (st == CLT_OK && r->round > 0) {
       /* Larger boxes, the same contacts: the last solve stands (its impulses are still in
@@ -830,6 +844,8 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
     double t2 = now_s();
     if (st == CLT_OK) st = clt_stage_free_velocity(c);
     if (st == CLT_OK) st = clt_stage_solve_relaxed(c);
+    /* the block Gauss–Seidel's records: the next solve builds them anew */
+    clt_release_pages(r->contacts, r->contact_bytes);
     if (r->round_warm) release_round_memory(w, r);
     double t3 = now_s();
     d->wall_collide_s += t1 - t0;
@@ -853,6 +869,7 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
     if (st != CLT_OK) return st;
     clt_contact_memory_take(&r->round_memory, &r->round_memory_count, &r->round_memory_capacity, &w->next_memory,
                             &w->next_memory_count, &w->next_memory_capacity);
+    clt_release_pages(w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
     r->round_warm = true;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/pages.h"
 #include "steppers/stepper.h"
 
 /* Stage "commit": the new state must be finite before time advances and the state is described
@@ -31,6 +32,8 @@ clt_status_t clt_stage_commit(clt_step_context_t *c) {
   clt_step_work_t *w = c->work;
   clt_contact_memory_take(&w->memory, &w->memory_count, &w->memory_capacity, &w->next_memory, &w->next_memory_count,
                           &w->next_memory_capacity);
+  /* the memory of the step before: dead until the next step's stage "remember" writes it */
+  clt_release_pages(w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
   double *ji = w->joint_impulse;
   w->joint_impulse = w->next_joint_impulse;
   w->next_joint_impulse = ji;

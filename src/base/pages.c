@@ -1,0 +1,26 @@
+/* clt_release_pages (pages.h). */
+#define _DEFAULT_SOURCE /* madvise, MADV_DONTNEED */
+#include "base/pages.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+void clt_release_pages(void *p, size_t bytes) {
+  if (!p || bytes == 0) return;
+#ifdef CLATTER_POISON_RELEASED
+  memset(p, 0xFF, bytes);
+#else
+  if (bytes < CLT_RELEASE_MIN_BYTES) return;
+  long s = sysconf(_SC_PAGESIZE);
+  size_t page = s > 0 ? (size_t)s : 4096;
+  /* only the pages wholly inside the buffer: the allocator's headers lie outside it */
+  uintptr_t lo = ((uintptr_t)p + page - 1) / page * page;
+  uintptr_t hi = ((uintptr_t)p + bytes) / page * page;
+  if (hi <= lo) return;
+  /* (advice: a failure costs only memory or time) */
+  if (hi - lo >= CLT_RELEASE_HUGE_BYTES) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+  (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+#endif
+}

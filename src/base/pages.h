@@ -1,0 +1,34 @@
+/* Giving back the pages of a buffer whose contents are dead until it is written again.
+ *
+ * A step keeps its buffers between steps (STYLE.md: no allocation once a run has settled), but
+ * not every buffer is live in every stage: the broad phase's sort buffers and the placed shapes
+ * are read only while contacts are found, the block Gauss–Seidel's records only during its
+ * sweeps, the next contact memory only while stage "remember" writes it. Peak memory is the
+ * largest sum of what is resident at once, so a buffer whose pages are given back when it dies
+ * counts only in the stages where it lives (bench/granular/results.md "Session 22"). The buffer
+ * stays allocated and keeps its capacity: the next writer touches fresh zero pages.
+ *
+ * With CLATTER_POISON_RELEASED (the sanitizer build) the bytes are overwritten with 0xFF instead
+ * (NaN as a double, −1 as an int), so that a reader that expected them to survive fails the
+ * tests. */
+#ifndef CLATTER_BASE_PAGES_H
+#define CLATTER_BASE_PAGES_H
+
+#include <stddef.h>
+
+/* The contents of p[0, bytes) are dead: the whole pages inside it are given back to the system
+ * (madvise MADV_DONTNEED) when it spans at least CLT_RELEASE_MIN_BYTES; smaller buffers are left
+ * as they are (a system call would cost more than their pages). p may be NULL.
+ *
+ * The next writer pays a page fault per page. Where the kernel's transparent huge pages are
+ * enabled for advised ranges (/sys/kernel/mm/transparent_hugepage/enabled: madvise, as on the
+ * machine of these numbers, or always), a buffer of at least CLT_RELEASE_HUGE_BYTES is also
+ * advised MADV_HUGEPAGE, so that it faults back 2 MB at a time: at 10⁵ grains on 2 threads the
+ * faults of the re-touched buffers took 13 % of a step with 4 kB pages and 5 % with huge pages
+ * (bench/granular/results.md "Session 22"). */
+void clt_release_pages(void *p, size_t bytes);
+
+#define CLT_RELEASE_MIN_BYTES ((size_t)64 * 1024)
+#define CLT_RELEASE_HUGE_BYTES ((size_t)4 << 20)
+
+#endif
