@@ -23,9 +23,9 @@
  * The next writer pays a page fault per page. Where the kernel's transparent huge pages are
  * enabled for advised ranges (/sys/kernel/mm/transparent_hugepage/enabled: madvise, as on the
  * machine of these numbers, or always), a buffer of at least CLT_RELEASE_HUGE_BYTES is also
- * advised MADV_HUGEPAGE, so that it faults back 2 MB at a time: at 10⁵ grains on 2 threads the
- * faults of the re-touched buffers took 13 % of a step with 4 kB pages and 5 % with huge pages
- * (bench/granular/results.md "Session 22"). */
+ * advised MADV_HUGEPAGE, so that it faults back 2 MB at a time. The pages still have to be zeroed
+ * again: at 10⁵ grains on 2 threads a step took 13 % longer with 4 kB pages and about 9 % longer
+ * with huge pages, on 1 thread 1 % longer (bench/granular/results.md "Session 22"). */
 void clt_release_pages(void *p, size_t bytes);
 
 #define CLT_RELEASE_MIN_BYTES ((size_t)64 * 1024)
