@@ -25,10 +25,13 @@
  * machine of these numbers, or always), a buffer of at least CLT_RELEASE_HUGE_BYTES is also
  * advised MADV_HUGEPAGE, so that it faults back 2 MB at a time. The pages still have to be zeroed
  * again: at 10⁵ grains on 2 threads a step took 13 % longer with 4 kB pages and about 9 % longer
- * with huge pages, on 1 thread 1 % longer (bench/granular/results.md "Session 22"). */
+ * with huge pages, on 1 thread 1 % longer (bench/granular/results.md "Session 22"). A huge page
+ * that a buffer's used part only begins is resident whole: up to 2 MB more per buffer, which at
+ * 4 MB (the 8·10³ pile's records) made the peak 0.5–1.6 MB higher from run to run; hence 8 MB
+ * ("Session 23"). */
 void clt_release_pages(void *p, size_t bytes);
 
 #define CLT_RELEASE_MIN_BYTES ((size_t)64 * 1024)
-#define CLT_RELEASE_HUGE_BYTES ((size_t)4 << 20)
+#define CLT_RELEASE_HUGE_BYTES ((size_t)8 << 20)
 
 #endif

@@ -58,7 +58,6 @@ typedef struct clt_relaxed_work_t {
   int *colour;                     /* by contact index */
   int *order;                      /* contact index by slot (clt_colour_pairs) */
   int *ends;                       /* 2 per contact: its dynamic bodies (or −1), the colouring's input */
-  int *slot;                       /* slot by contact index (the warm start's walk in contact order) */
   unsigned char *hot;              /* by slot: the last update exceeded RELAXED_HOT × tolerance (the
                                       focused passes revisit it) */
   int *hot_list;                   /* the hot slots in slot order (serial focused passes) */
@@ -120,8 +119,9 @@ typedef struct clt_relaxed_work_t {
    * of where it was then (clt_relaxed_keep_pairs). */
   bool reuse_valid;
   int reuse_bodies, reuse_shapes;
-  int64_t reuse_step; /* world->step_count when kept: they serve the state after that step only */
-  double *reuse_pose;  /* 8 per body: position, angle, orientation at the broad phase */
+  int64_t reuse_step; /* world->step_count when kept: they serve the state after that step only,
+                         whose start the poses of world->backup are (clt_world_step forgets them
+                         before it writes that) */
   double reuse_eps;    /* ε̂ of that broad phase: body i's boxes were grown by ext_i + ε̂ below and
                           above along each axis (ext stays as it was until the next search, which
                           clears reuse_valid before it writes ext) */
@@ -166,11 +166,13 @@ clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work);
  * the speed (a grain falling 6 m/s moves 6 cm a step). */
 clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
 
-/* After clt_find_contacts_swept(world, work, eps, r->ext) (r = work->relaxed): records the state
- * (and ε̂; the sweeps are r->ext, which stays as it is until the next search) so that the
- * penetration diagnostics of the state after the step can test those pairs instead of running the
- * broad phase again (stage_collide.c). Any other broad phase on work clears it, and so does
- * clt_stage_relaxed_collide before it writes r->ext. */
+/* After clt_find_contacts_swept(world, work, eps, r->ext) (r = work->relaxed): records ε̂ and the
+ * step so that the penetration diagnostics of the state after the step can test those pairs
+ * instead of running the broad phase again (stage_collide.c). The poses of the search are those
+ * of world->backup, the step's start (nothing is kept where a state differs from it); the sweeps
+ * are r->ext, which stays as it is until the next search. Any other broad phase on work clears
+ * it, and so do clt_stage_relaxed_collide before it writes r->ext and clt_world_step before it
+ * writes the backup. */
 void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps);
 /* The largest of a body's 6 sweep extents (a half-space's offset grows by it). */
 static inline double clt_sweep_reach(const double sweep[6]) {

@@ -105,11 +105,17 @@ typedef struct cone_t {
  * expressions in the same order (-ffp-contract=off): the numbers do not depend on which one ran. */
 #define BGS_INLINE static inline __attribute__((always_inline))
 
-/* Per body in dv and inv: 8 doubles, the linear part in [0, 3) and the angular part in [4, 7)
- * (padding 0), so that the fast kernel moves each part as one 4-wide vector. inv: 1/m at [0] and
- * the diagonal of J⁻¹ at [4, 7). */
+/* Per body in dv and inv: 8 doubles, the linear part in [0, 3) and the angular part in [4, 7),
+ * so that the fast kernel moves each part as one 4-wide vector. inv: 1/m at [0] and the diagonal
+ * of J⁻¹ at [4, 7) (padding 0). dv's fourth lanes hold 1/m (DV_INV_MASS) and J⁻¹'s first diagonal
+ * entry (DV_INV_INERTIA), for the sphere layout, whose bodies have isotropic inertia: its kernel
+ * reads the body's one slot, and inv is not written (64 bytes a body less in the solve;
+ * bench/granular/results.md "Session 23"). The vector updates leave those lanes as they are: they
+ * add or subtract a finite factor times an exact 0. */
 #define DV_STRIDE 8
 #define DV_ANG 4
+#define DV_INV_MASS 3
+#define DV_INV_INERTIA 7
 
 /* 4 doubles as one value (GCC vector extension; lowered to pairs of SSE2 operations where AVX is
  * not available). Each lane is one IEEE operation of the scalar code in the same order: no
@@ -302,7 +308,7 @@ BGS_INLINE void sphere_velocity(const clt_relaxed_contact_t *ct, const double *d
 /* dv += M̂⁻¹ J_jᵀ dp in the sphere layout: the force F = dp_N n + dp_T1 t1 + dp_T2 t2 and the
  * torque direction g = dp_T1 t2 − dp_T2 t1: v_a −= F/m_a, ω_a −= r_a g/I_a, v_b += F/m_b,
  * ω_b += r_b g/I_b (world frame, isotropic inertia), as 4-lane vectors (the fourth lane 0). */
-BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, const double *inv, double *dv, const double dp[3]) {
+BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, double *dv, const double dp[3]) {
   const double *n = ct->rows, *t1 = ct->rows + 3, *t2 = ct->rows + 6;
   double p0 = dp[0], p1 = dp[1], p2 = dp[2];
   v4d f = {p0 * n[0] + p1 * t1[0] + p2 * t2[0], p0 * n[1] + p1 * t1[1] + p2 * t2[1],
@@ -310,15 +316,13 @@ BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, const double *inv,
   v4d g = {p1 * t2[0] - p2 * t1[0], p1 * t2[1] - p2 * t1[1], p1 * t2[2] - p2 * t1[2], 0.0};
   if (ct->a >= 0) {
     double *v = dv + DV_STRIDE * (size_t)ct->a;
-    const double *im = inv + DV_STRIDE * (size_t)ct->a;
-    st4(v, ld4(v) - im[0] * f);
-    st4(v + DV_ANG, ld4(v + DV_ANG) - (im[DV_ANG] * ct->rows[9]) * g);
+    st4(v, ld4(v) - v[DV_INV_MASS] * f);
+    st4(v + DV_ANG, ld4(v + DV_ANG) - (v[DV_INV_INERTIA] * ct->rows[9]) * g);
   }
   if (ct->b >= 0) {
     double *v = dv + DV_STRIDE * (size_t)ct->b;
-    const double *im = inv + DV_STRIDE * (size_t)ct->b;
-    st4(v, ld4(v) + im[0] * f);
-    st4(v + DV_ANG, ld4(v + DV_ANG) + (im[DV_ANG] * ct->rows[10]) * g);
+    st4(v, ld4(v) + v[DV_INV_MASS] * f);
+    st4(v + DV_ANG, ld4(v + DV_ANG) + (v[DV_INV_INERTIA] * ct->rows[10]) * g);
   }
 }
 
@@ -391,7 +395,7 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
   if (rt > res) res = rt;
   if (dp[0] != 0.0 || dp[1] != 0.0 || dp[2] != 0.0) {
     if (sphere)
-      sphere_apply(ct, inv, dv, dp);
+      sphere_apply(ct, dv, dp);
     else if (vec)
       block_apply3(ct, inv, dv, dp);
     else
@@ -406,20 +410,19 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
 
 static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints) {
   if (contacts > r->contact_capacity) {
-    int c2 = r->contact_capacity, c3 = c2, c4 = c2, c5 = c2, c6 = c2, c7 = c2, c8 = c2, c9 = c2;
+    int c2 = r->contact_capacity, c3 = c2, c4 = c2, c5 = c2, c6 = c2, c7 = c2, c8 = c2;
     if (!clt_step_work_grow((void **)&r->delta, &c2, contacts, sizeof *r->delta) ||
         !clt_step_work_grow((void **)&r->colour, &c3, contacts, sizeof *r->colour) ||
         !clt_step_work_grow((void **)&r->order, &c4, contacts, sizeof *r->order) ||
         !clt_step_work_grow((void **)&r->ends, &c5, contacts, 2 * sizeof *r->ends) ||
         !clt_step_work_grow((void **)&r->hot, &c6, contacts, sizeof *r->hot) ||
         !clt_step_work_grow((void **)&r->block_A, &c7, contacts, 6 * sizeof *r->block_A) ||
-        !clt_step_work_grow((void **)&r->hot_list, &c8, contacts, sizeof *r->hot_list) ||
-        !clt_step_work_grow((void **)&r->slot, &c9, contacts, sizeof *r->slot))
+        !clt_step_work_grow((void **)&r->hot_list, &c8, contacts, sizeof *r->hot_list))
       return false;
     r->contact_capacity = c2;
   }
   if (bodies > r->body_capacity) {
-    int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c7 = c1, c8 = c1, c9 = c1, c10 = c1,
+    int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c8 = c1, c9 = c1, c10 = c1,
         c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1, c17 = c1, c18 = c1, c19 = c1, c20 = c1, c21 = c1;
     if (!clt_step_work_grow((void **)&r->dv, &c1, DV_STRIDE * bodies, sizeof *r->dv) ||
         !clt_step_work_grow((void **)&r->inv, &c2, DV_STRIDE * bodies, sizeof *r->inv) ||
@@ -427,7 +430,6 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
         !clt_step_work_grow((void **)&r->mask, &c4, bodies, sizeof *r->mask) ||
         !clt_step_work_grow((void **)&r->own, &c5, 6 * bodies, sizeof *r->own) ||
         !clt_step_work_grow((void **)&r->ext, &c6, 6 * bodies, sizeof *r->ext) ||
-        !clt_step_work_grow((void **)&r->reuse_pose, &c7, 8 * bodies, sizeof *r->reuse_pose) ||
         !clt_step_work_grow((void **)&r->reuse_reach, &c9, bodies, sizeof *r->reuse_reach) ||
         !clt_step_work_grow((void **)&r->reuse_type, &c10, bodies, sizeof *r->reuse_type) ||
         !clt_step_work_grow((void **)&r->rot, &c11, 9 * bodies, sizeof *r->rot) ||
@@ -755,11 +757,11 @@ static void build_sphere(const clt_world_t *world, const clt_step_work_t *w, clt
   for (int side = 0; side < 2; side++) {
     int body = side == 0 ? ct->a : ct->b;
     if (body < 0) continue;
-    const double *im = r->inv + DV_STRIDE * (size_t)body;
-    double lever = side == 0 ? ra : rb, rot = im[DV_ANG] * lever * lever;
-    an += im[0] * clt_v3_dot(n, n);
-    at1 += im[0] * clt_v3_dot(t1, t1) + rot * clt_v3_dot(t2, t2);
-    at2 += im[0] * clt_v3_dot(t2, t2) + rot * clt_v3_dot(t1, t1);
+    const double *im = r->dv + DV_STRIDE * (size_t)body; /* (the sphere layout's lanes) */
+    double lever = side == 0 ? ra : rb, rot = im[DV_INV_INERTIA] * lever * lever;
+    an += im[DV_INV_MASS] * clt_v3_dot(n, n);
+    at1 += im[DV_INV_MASS] * clt_v3_dot(t1, t1) + rot * clt_v3_dot(t2, t2);
+    at2 += im[DV_INV_MASS] * clt_v3_dot(t2, t2) + rot * clt_v3_dot(t1, t1);
   }
   double at = 0.5 * (at1 + at2);
   if (!(an > 0.0)) an = 1.0;
@@ -778,9 +780,8 @@ static void build_sphere(const clt_world_t *world, const clt_step_work_t *w, clt
 }
 
 /* P from the contact memory (rows.h): c_n and the tangential impulse vector, onto this step's cone. */
-static void warm_block(const clt_world_t *world, const clt_step_work_t *w, const cone_t *k, clt_relaxed_contact_t *ct,
-                       int *hint) {
-  const clt_contact_t *c = &w->contacts[ct->index];
+static void warm_find(const clt_step_work_t *w, int j, double out[CLT_Z_BRACKET], int *hint) {
+  const clt_contact_t *c = &w->contacts[j];
   /* The contacts come in the narrow phase's order, mostly the memory's key order: the entry after
    * the last one found is tried first (keys are unique: the same entry as the search finds). */
   const clt_relaxed_work_t *r = w->relaxed;
@@ -794,8 +795,14 @@ static void warm_block(const clt_world_t *world, const clt_step_work_t *w, const
   }
   if (!mem) mem = clt_find_memory_entry(base, count, c->shape_a, c->shape_b, c->feature);
   if (mem) *hint = (int)(mem - base);
-  if (!mem || !(mem->normal_impulse > 0.0)) return;
-  (void)world;
+  out[0] = mem && mem->normal_impulse > 0.0 ? mem->normal_impulse : 0.0;
+  if (out[0] > 0.0) clt_v3_copy(out + 1, mem->tangent_impulse);
+}
+
+/* P of a block from what warm_find found for its contact (found[0] = 0: none). */
+static void warm_block(const clt_relaxed_work_t *r, const cone_t *k, clt_relaxed_contact_t *ct, const double *found) {
+  if (!(found[0] > 0.0)) return;
+  const double *tangent = found + 1;
   double t1[3], t2[3];
   if (r->sphere) {
     clt_v3_copy(t1, ct->rows + 3);
@@ -805,8 +812,7 @@ static void warm_block(const clt_world_t *world, const clt_step_work_t *w, const
     clt_v3_set(t1, t[0][1], t[1][1], t[2][1]);
     clt_v3_set(t2, t[0][2], t[1][2], t[2][2]);
   }
-  double s[3] = {mem->normal_impulse, clt_v3_dot(mem->tangent_impulse, t1),
-                 k->dim == 3 ? clt_v3_dot(mem->tangent_impulse, t2) : 0.0};
+  double s[3] = {found[0], clt_v3_dot(tangent, t1), k->dim == 3 ? clt_v3_dot(tangent, t2) : 0.0};
   project(k, ct->mu, s);
   clt_v3_copy(ct->x, s);
 }
@@ -1245,7 +1251,7 @@ static void accumulate_start(const clt_step_work_t *w, clt_relaxed_work_t *r, co
       clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
       if (ct->x[0] == 0.0 && ct->x[1] == 0.0 && ct->x[2] == 0.0) continue;
       if (r->sphere)
-        sphere_apply(ct, r->inv, r->dv, ct->x);
+        sphere_apply(ct, r->dv, ct->x);
       else
         block_apply(ct, r->inv, r->dv, k->dim, ct->x);
     }
@@ -1289,15 +1295,10 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
     bool dyn = b->type == CLT_BODY_DYNAMIC;
     r->dyn[i] = dyn ? i : -1;
     r->mask[i] = 0;
-    /* M̂⁻¹ from the body (what stage "inverse mass" would give: M̂ = M, the solve refuses the
-     * semi-implicit gyroscopic term before it gets here; clt_stage_relaxed_inverse_mass) */
-    double *im = r->inv + DV_STRIDE * (size_t)i;
-    memset(im, 0, DV_STRIDE * sizeof *im);
-    im[0] = dyn ? b->inv_mass : 0.0;
-    im[DV_ANG] = dyn ? b->inv_inertia[0] : 0.0;
-    im[DV_ANG + 1] = dyn && dim == 3 ? b->inv_inertia[1] : 0.0;
-    im[DV_ANG + 2] = dyn && dim == 3 ? b->inv_inertia[2] : 0.0;
-    memset(r->dv + DV_STRIDE * (size_t)i, 0, DV_STRIDE * sizeof(double));
+    double *v = r->dv + DV_STRIDE * (size_t)i;
+    memset(v, 0, DV_STRIDE * sizeof *v);
+    v[DV_INV_MASS] = dyn ? b->inv_mass : 0.0;
+    v[DV_INV_INERTIA] = dyn ? b->inv_inertia[0] : 0.0;
   }
 
   /* greedy colouring in contact order, then the slots by colour (stable) */
@@ -1316,6 +1317,27 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   clt_release_pages(r->ends, (size_t)r->contact_capacity * 2 * sizeof *r->ends);
   clt_release_pages(r->colour, (size_t)r->contact_capacity * sizeof *r->colour);
   clt_release_pages(r->mask, (size_t)r->body_capacity * sizeof *r->mask);
+  /* The warm start, part one: each contact's impulses in the contact memory (of the last step, or
+   * of the solve before), in contact order (mostly the memory's key order: warm_find's lookup hint,
+   * one per thread; the hint only saves searches, so any split finds the same entries), into z
+   * after the joint rows, CLT_Z_BRACKET a contact (z is dead until the end of this solve, and
+   * has room: stage "solve"). The solve before's memory is then dead, and given back before the
+   * records are written (32 bytes a contact instead of 64 beside them; base/pages.h). */
+  double *found = w->z + nj;
+  if (world->method.warm_start) {
+#ifdef _OPENMP
+#pragma omp parallel if (par)
+#endif
+    {
+      int hint = -1;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (int j = 0; j < nc; j++) warm_find(w, j, found + CLT_Z_BRACKET * (size_t)j, &hint);
+    }
+    if (r->round_warm)
+      clt_release_pages(r->round_memory, (size_t)r->round_memory_capacity * sizeof *r->round_memory);
+  }
   /* the records' layout: sphere where every contact allows it (and no joint row shares the bodies'
    * body-frame velocities), else general (clt_relaxed_contact_t) */
   bool fast = dim == 3 && cone.m == 0; /* the kernel instances of the piles */
@@ -1325,6 +1347,23 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 #endif
   for (int j = 0; j < nc; j++) sphere = sphere && sphere_contact(world, &w->contacts[j]);
   r->sphere = sphere;
+  if (!sphere) { /* M̂⁻¹ from the bodies (what stage "inverse mass" would give: M̂ = M, the solve
+                    refuses the semi-implicit gyroscopic term before it gets here;
+                    clt_stage_relaxed_inverse_mass) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_BGS_PARALLEL_MIN)
+#endif
+    for (int i = 0; i < nb; i++) {
+      const clt_body_rec_t *b = &world->bodies[i];
+      bool dyn = b->type == CLT_BODY_DYNAMIC;
+      double *im = r->inv + DV_STRIDE * (size_t)i;
+      memset(im, 0, DV_STRIDE * sizeof *im);
+      im[0] = dyn ? b->inv_mass : 0.0;
+      im[DV_ANG] = dyn ? b->inv_inertia[0] : 0.0;
+      im[DV_ANG + 1] = dyn && dim == 3 ? b->inv_inertia[1] : 0.0;
+      im[DV_ANG + 2] = dyn && dim == 3 ? b->inv_inertia[2] : 0.0;
+    }
+  }
   if (dim == 3 && !sphere) { /* the rotation matrices build_block3 reads (the sphere layout builds
                                 its own per side: r->rot's pages stay untouched in a pile) */
 #ifdef _OPENMP
@@ -1399,28 +1438,20 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       if (6 * owner + 6 <= w->joint_impulse_capacity)
         r->joint_x[p] = w->joint_impulse[6 * owner + w->joint_row_component[p]];
     }
-    /* in contact order (mostly the memory's key order: warm_block's lookup hint, one per thread;
-     * the hint only saves searches, so any split finds the same entries) */
-    for (int i = 0; i < nc; i++) r->slot[clt_relaxed_block(r, i)->index] = i;
+    /* part two: onto each block's cone (warm_block) */
 #ifdef _OPENMP
-#pragma omp parallel if (par)
+#pragma omp parallel for schedule(static) if (par)
 #endif
-    {
-      int hint = -1;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-      for (int j = 0; j < nc; j++) warm_block(world, w, &cone, clt_relaxed_block(r, r->slot[j]), &hint);
+    for (int i = 0; i < nc; i++) {
+      clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
+      warm_block(r, &cone, ct, found + CLT_Z_BRACKET * (size_t)ct->index);
     }
     accumulate_start(w, r, &cone, nj, par);
   }
-  /* What the build and the warm start read is dead until the next solve writes it, and so are the
-   * impulses of the solve before (rounds after the first; the memory of the last step stays, for
-   * the rebounds and a failed step): none of it counts in the sweeps' peak memory (base/pages.h) */
-  clt_release_pages(r->slot, (size_t)r->contact_capacity * sizeof *r->slot);
+  /* What the build and the warm start read is dead until the next solve writes it (z: at its end):
+   * none of it counts in the sweeps' peak memory (base/pages.h) */
   clt_release_pages(r->delta, (size_t)r->contact_capacity * sizeof *r->delta);
-  if (r->round_warm)
-    clt_release_pages(r->round_memory, (size_t)r->round_memory_capacity * sizeof *r->round_memory);
+  clt_release_pages(found, (size_t)nc * CLT_Z_BRACKET * sizeof *found);
 
   int sweeps = 0, max_sweeps = world->method.max_iterations;
   double omega = world->method.relaxation;
@@ -1516,14 +1547,14 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   if (!r) return;
-  free(r->contacts), free(r->delta), free(r->slot), free(r->colour), free(r->order), free(r->ends), free(r->hot),
+  free(r->contacts), free(r->delta), free(r->colour), free(r->order), free(r->ends), free(r->hot),
       free(r->block_A), free(r->hot_list), free(r->share_kept);
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
   free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->box0), free(r->link), free(r->u0), free(r->bearing),
       free(r->shape_body);
   free(r->own_pairs), free(r->ext_changed);
   free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);
-  free(r->reuse_pose), free(r->reuse_reach), free(r->reuse_type), free(r->centres);
+  free(r->reuse_reach), free(r->reuse_type), free(r->centres);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);
   free(r->rows), free(r->minv), free(r->b), free(r->x), free(r->y), free(r->u), free(r->mu);
   free(r->offset), free(r->count), free(r->cone_start), free(r->body_start), free(r->body_entry), free(r->fill);

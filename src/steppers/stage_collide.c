@@ -8,6 +8,7 @@
  * ε̂ = 0 gives the penetration part of the infeasibility over
  * ALL pairs (SPEC.md §1 "Infeasibility": a pair with Φ < 0 always has overlapping bounds). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,9 @@
  * static scratch; each thread has its own contact points. */
 #define COLLIDE_PARALLEL_MIN 4096
 #define COLLIDE_PAIR_PARALLEL_MIN 16384
+/* A body's pose: the doubles of clt_body_state_t before its velocities (position, angle, orientation) */
+#define REUSE_POSE 8
+_Static_assert(offsetof(clt_body_state_t, velocity) == REUSE_POSE * sizeof(double), "pose before velocities");
 
 static const clt_material_rec_t *shape_material(const clt_world_t *world, const clt_shape_def_t *s) {
   if (s->material >= 0 && s->material < world->material_count) return &world->materials[s->material];
@@ -572,12 +576,16 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps) 
   if (!r) return;
   r->reuse_valid = false;
   if (!clt_relaxed_reserve(r, 0, world->body_count)) return;
-#pragma omp parallel for schedule(static) if (world->body_count >= COLLIDE_PARALLEL_MIN)
+  /* The poses of the search are those of the step's start, which world->backup keeps until the
+   * next step (the states move in stage "integrate"); where one is not, nothing is kept. */
+  bool start = true; /* an and over the bodies: the same for any split over threads */
+#pragma omp parallel for schedule(static) reduction(&& : start) if (world->body_count >= COLLIDE_PARALLEL_MIN)
   for (int i = 0; i < world->body_count; i++) {
-    memcpy(r->reuse_pose + 8 * (size_t)i, &world->states[i], 8 * sizeof(double));
+    start = start && memcmp(&world->backup[i], &world->states[i], REUSE_POSE * sizeof(double)) == 0;
     r->reuse_reach[i] = rotation_reach(world, i);
     r->reuse_type[i] = (unsigned char)world->bodies[i].type;
   }
+  if (!start) return;
   r->reuse_eps = eps;
   r->reuse_bodies = world->body_count;
   r->reuse_shapes = world->shape_count;
@@ -613,9 +621,9 @@ static bool kept_pairs_cover(const clt_world_t *world, const clt_step_work_t *w)
 /* kept_pairs_cover for body i. */
 static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_work_t *r, int i) {
   if (r->reuse_type[i] != (unsigned char)world->bodies[i].type) return false;
-  const double *then = r->reuse_pose + 8 * (size_t)i;
+  const double *then = (const double *)&world->backup[i]; /* its pose at the search */
   const clt_body_state_t *s = &world->states[i];
-  if (memcmp(then, s, 8 * sizeof(double)) == 0) return true;
+  if (memcmp(then, s, REUSE_POSE * sizeof(double)) == 0) return true;
   double reach = r->reuse_reach[i];
   if (world->bodies[i].shape_count == 0) return true;
   if (reach < 0.0) return false; /* a half-space moved */

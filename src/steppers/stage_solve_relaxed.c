@@ -802,7 +802,22 @@ static void release_search(clt_step_work_t *w, clt_relaxed_work_t *r) {
   clt_release_pages(r->centres, (size_t)r->centre_capacity * 3 * sizeof *r->centres);
 }
 
+static clt_status_t relaxed_solves(clt_step_context_t *c);
+
 clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
+  clt_status_t st = relaxed_solves(c);
+  /* The demands and the velocities of the last solve serve the solves of this step only: dead
+   * until a later step repeats a solve (base/pages.h; 96 bytes a body between the steps and in the
+   * next step's first solve) */
+  clt_relaxed_work_t *r = c->work->relaxed;
+  if (r) {
+    clt_release_pages(r->demand, (size_t)r->body_capacity * 6 * sizeof *r->demand);
+    clt_release_pages(r->solved, (size_t)r->body_capacity * 6 * sizeof *r->solved);
+  }
+  return st;
+}
+
+static clt_status_t relaxed_solves(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   clt_step_work_t *w = c->work;
   clt_diagnostics_t *d = c->diagnostics;
@@ -816,8 +831,6 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
   if (nb > 0) memset(r->demanded, 0, (size_t)nb);
   int sweeps = 0, last_count = -1;
   uint64_t last_keys = 0;
-  /* the impulses of the step before: only its contact report read them (rows.h) */
-  clt_release_pages(w->z, (size_t)w->z_capacity * sizeof *w->z);
   for (;;) {
     double t0 = now_s();
     clt_status_t st = clt_stage_relaxed_collide(c);
@@ -836,9 +849,14 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
           memcpy(world->states[i].velocity, v, 3 * sizeof *v);
           memcpy(world->states[i].angular_velocity, v + 3, 3 * sizeof *v);
         }
+        /* the last solve's impulses (its warm start) are not read again: as after a solve */
+        release_round_memory(w, r);
         return CLT_OK;
       }
     }
+    /* the impulses of the step before (only its contact report read them: rows.h) or of the solve
+     * before (read only where it stands, above): dead until this solve writes them */
+    clt_release_pages(w->z, (size_t)w->z_capacity * sizeof *w->z);
     if (st == CLT_OK) st = clt_stage_joint_rows(c);
     if (st == CLT_OK) st = clt_stage_relaxed_contacts(c);
     double t2 = now_s();

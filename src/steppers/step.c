@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/pages.h"
+#include "steppers/relaxed.h"
 #include "steppers/stepper.h"
 
 /* Stage "commit": the new state must be finite before time advances and the state is described
@@ -84,6 +85,8 @@ clt_status_t clt_world_step(clt_world_t *world) {
   int64_t step0 = world->step_count;
   clt_step_work_t *work = clt_step_work(world);
   if (!work) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (workspace)");
+  /* the relaxed scheme's kept pairs read their poses from the backup (clt_relaxed_keep_pairs) */
+  if (work->relaxed) work->relaxed->reuse_valid = false;
   copy_states(world->backup, world->states, world->body_count);
 
   clt_diagnostics_t d;
