@@ -20,11 +20,12 @@
  *   row k's part (d_k for i < 3, ang_a[k] in the body frame for 3 ≤ i < 6, ang_b[k] for 6 ≤ i < 9),
  *   so that jt[i] holds component i of the three rows (the kernel reads four doubles from jt[i]:
  *   the fourth, from what follows, is never used; rows[27] = 0 ends it);
- * - sphere (232 bytes), where every contact is between spheres centred on their bodies (isotropic
- *   inertia) and static bodies: rows = n, t1, t2, r_a, r_b with ρ_a = r_a n and ρ_b = r_b n the
- *   lever arms, so ang_a[k] = −r_a n × d_k and ang_b[k] = r_b n × d_k in the world frame (0, t2,
- *   −t1 times the radius: the normal impulse exerts no torque) and the solve's angular velocity
- *   changes are world-frame (bench/granular/results.md "Session 21"). */
+ * - sphere (208 bytes), where every contact is between spheres centred on their bodies (isotropic
+ *   inertia) and static bodies: rows = n, t1, r_a, r_b with ρ_a = r_a n and ρ_b = r_b n the lever
+ *   arms, so ang_a[k] = −r_a n × d_k and ang_b[k] = r_b n × d_k in the world frame (0, t2, −t1
+ *   times the radius: the normal impulse exerts no torque) and the solve's angular velocity
+ *   changes are world-frame (bench/granular/results.md "Session 21"); t2 = n × t1 is made where
+ *   it is read ("Session 23"). */
 typedef struct clt_relaxed_contact_t {
   int a, b;       /* dynamic body index, or −1 (ground, static, kinematic: no velocity change) */
   int index;      /* the contact's index in work->contacts */
@@ -42,7 +43,7 @@ typedef struct clt_relaxed_contact_t {
 
 /* Doubles of a record's rows in the general and the sphere layout (clt_relaxed_contact_t). */
 #define CLT_RELAXED_ROWS_GENERAL 28
-#define CLT_RELAXED_ROWS_SPHERE 11
+#define CLT_RELAXED_ROWS_SPHERE 8
 
 typedef struct clt_relaxed_work_t {
   /* per contact of the step */

@@ -45,10 +45,11 @@
  *
  * Speed (bench/peers/results.md, 2026-11-22): the blocks are records in colour order (the sweeps
  * stream them), 368 bytes with the rows stored transposed so that a block's three velocities are
- * one 4-lane vector expression, or 232 bytes in the sphere layout (relaxed.h: every contact between
- * spheres centred on their bodies and static bodies, as in the granular piles; its rows are n, t1,
- * t2 and the two lever arms, and the angular velocity changes are world-frame; 2026-11-28, 8·10³
- * pile: 4.3 instead of 4.8 kB a body at the peak); dv 8 doubles per body; the kernel is
+ * one 4-lane vector expression, or 208 bytes in the sphere layout (relaxed.h: every contact between
+ * spheres centred on their bodies and static bodies, as in the granular piles; its rows are n, t1
+ * and the two lever arms, t2 = n × t1 is made where it is read, and the angular velocity changes
+ * are world-frame; 2026-11-28, 8·10³ pile: 4.3 instead of 4.8 kB a body at the peak); dv 8
+ * doubles per body (in the sphere layout with 1/m and 1/J in its padding lanes); the kernel is
  * instantiated for the piles' case (3D, circular cone; ω a run-time argument) in both layouts and,
  * on x86-64, built for AVX2 and the baseline and
  * chosen at load time. Every instance evaluates the same IEEE operations in the same order as the
@@ -285,12 +286,19 @@ BGS_INLINE void block_velocity3(const clt_relaxed_contact_t *ct, const double *d
   w[2] = r[2];
 }
 
+/* The sphere layout's rows: n at [0, 3), t1 at [3, 6), the lever arms' lengths r_a and r_b; t2 is
+ * n × t1 (clt_v3_basis), made where it is read: the same bits as a stored copy, 24 bytes a record
+ * less (bench/granular/results.md "Session 23"). */
+#define SPHERE_RA 6
+#define SPHERE_RB 7
+BGS_INLINE void sphere_t2(const clt_relaxed_contact_t *ct, double t2[3]) { clt_v3_cross(t2, ct->rows, ct->rows + 3); }
+
 /* The sphere layout (clt_relaxed_contact_t): w of a block whose rows are n, t1, t2 with the lever
  * arms r_a n, r_b n. With q = r_b ω_b − r_a ω_a (world frame):
  *     w_N = b_N + n·Δv,  w_T1 = b_T1 + t1·Δv + t2·q,  w_T2 = b_T2 + t2·Δv − t1·q,  Δv = v_b − v_a. */
-BGS_INLINE void sphere_velocity(const clt_relaxed_contact_t *ct, const double *dv, double w[3]) {
-  const double *n = ct->rows, *t1 = ct->rows + 3, *t2 = ct->rows + 6;
-  double ra = ct->rows[9], rb = ct->rows[10];
+BGS_INLINE void sphere_velocity(const clt_relaxed_contact_t *ct, const double *dv, const double t2[3], double w[3]) {
+  const double *n = ct->rows, *t1 = ct->rows + 3;
+  double ra = ct->rows[SPHERE_RA], rb = ct->rows[SPHERE_RB];
   double la[3] = {0.0, 0.0, 0.0}, q[3] = {0.0, 0.0, 0.0};
   if (ct->a >= 0) {
     const double *va = dv + DV_STRIDE * (size_t)ct->a;
@@ -308,8 +316,8 @@ BGS_INLINE void sphere_velocity(const clt_relaxed_contact_t *ct, const double *d
 /* dv += M̂⁻¹ J_jᵀ dp in the sphere layout: the force F = dp_N n + dp_T1 t1 + dp_T2 t2 and the
  * torque direction g = dp_T1 t2 − dp_T2 t1: v_a −= F/m_a, ω_a −= r_a g/I_a, v_b += F/m_b,
  * ω_b += r_b g/I_b (world frame, isotropic inertia), as 4-lane vectors (the fourth lane 0). */
-BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, double *dv, const double dp[3]) {
-  const double *n = ct->rows, *t1 = ct->rows + 3, *t2 = ct->rows + 6;
+BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, double *dv, const double t2[3], const double dp[3]) {
+  const double *n = ct->rows, *t1 = ct->rows + 3;
   double p0 = dp[0], p1 = dp[1], p2 = dp[2];
   v4d f = {p0 * n[0] + p1 * t1[0] + p2 * t2[0], p0 * n[1] + p1 * t1[1] + p2 * t2[1],
            p0 * n[2] + p1 * t1[2] + p2 * t2[2], 0.0};
@@ -317,12 +325,12 @@ BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, double *dv, const 
   if (ct->a >= 0) {
     double *v = dv + DV_STRIDE * (size_t)ct->a;
     st4(v, ld4(v) - v[DV_INV_MASS] * f);
-    st4(v + DV_ANG, ld4(v + DV_ANG) - (v[DV_INV_INERTIA] * ct->rows[9]) * g);
+    st4(v + DV_ANG, ld4(v + DV_ANG) - (v[DV_INV_INERTIA] * ct->rows[SPHERE_RA]) * g);
   }
   if (ct->b >= 0) {
     double *v = dv + DV_STRIDE * (size_t)ct->b;
     st4(v, ld4(v) + v[DV_INV_MASS] * f);
-    st4(v + DV_ANG, ld4(v + DV_ANG) + (v[DV_INV_INERTIA] * ct->rows[10]) * g);
+    st4(v + DV_ANG, ld4(v + DV_ANG) + (v[DV_INV_INERTIA] * ct->rows[SPHERE_RB]) * g);
   }
 }
 
@@ -359,10 +367,11 @@ BGS_INLINE void project_metric(const clt_relaxed_contact_t *ct, const cone_t *k,
  * moves freely, 0 where it is already optimal), the sweep's cheap convergence measure. */
 BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const cone_t *k, const double *inv,
                                double *dv, double omega, int dim, int circ, bool vec, bool sphere) {
-  double w[3] = {0.0, 0.0, 0.0};
-  if (sphere)
-    sphere_velocity(ct, dv, w);
-  else if (vec)
+  double w[3] = {0.0, 0.0, 0.0}, t2[3];
+  if (sphere) {
+    sphere_t2(ct, t2);
+    sphere_velocity(ct, dv, t2, w);
+  } else if (vec)
     block_velocity3(ct, dv, w);
   else
     block_velocity(ct, dv, dim, w);
@@ -395,7 +404,7 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
   if (rt > res) res = rt;
   if (dp[0] != 0.0 || dp[1] != 0.0 || dp[2] != 0.0) {
     if (sphere)
-      sphere_apply(ct, dv, dp);
+      sphere_apply(ct, dv, t2, dp);
     else if (vec)
       block_apply3(ct, inv, dv, dp);
     else
@@ -727,14 +736,14 @@ static void build_sphere(const clt_world_t *world, const clt_step_work_t *w, clt
   ct->index = j;
   ct->a = c->body_a >= 0 ? r->dyn[c->body_a] : -1;
   ct->b = c->body_b >= 0 ? r->dyn[c->body_b] : -1;
-  double *n = ct->rows, *t1 = ct->rows + 3, *t2 = ct->rows + 6;
+  double *n = ct->rows, *t1 = ct->rows + 3, t2[3];
   clt_v3_copy(n, c->normal);
-  clt_v3_basis(c->normal, t1, t2); /* clt_contact_tangents in 3D */
+  clt_v3_basis(c->normal, t1, t2); /* clt_contact_tangents in 3D (t2 = n × t1: sphere_t2) */
   double ra, rb;
   sphere_side(world, c->body_a, c->point_a, c->normal, &ra);
   sphere_side(world, c->body_b, c->point_b, c->normal, &rb);
-  ct->rows[9] = ra;
-  ct->rows[10] = rb;
+  ct->rows[SPHERE_RA] = ra;
+  ct->rows[SPHERE_RB] = rb;
   double la[3] = {0.0, 0.0, 0.0}, q[3] = {0.0, 0.0, 0.0};
   for (int side = 0; side < 2; side++) {
     int body = side == 0 ? c->body_a : c->body_b;
@@ -806,7 +815,7 @@ static void warm_block(const clt_relaxed_work_t *r, const cone_t *k, clt_relaxed
   double t1[3], t2[3];
   if (r->sphere) {
     clt_v3_copy(t1, ct->rows + 3);
-    clt_v3_copy(t2, ct->rows + 6);
+    sphere_t2(ct, t2);
   } else {
     const double(*t)[3] = (const double(*)[3])ct->rows;
     clt_v3_set(t1, t[0][1], t[1][1], t[2][1]);
@@ -1187,7 +1196,9 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
 BGS_INLINE double block_residual_at(const clt_relaxed_contact_t *ct, const cone_t *k, const double *dv, int kind) {
   double wv[3] = {0.0, 0.0, 0.0};
   if (kind == KERNEL_SPHERE) {
-    sphere_velocity(ct, dv, wv);
+    double t2[3];
+    sphere_t2(ct, t2);
+    sphere_velocity(ct, dv, t2, wv);
     return block_residual(ct, k, wv, 3, 1);
   }
   if (kind == KERNEL_FAST) {
@@ -1250,9 +1261,11 @@ static void accumulate_start(const clt_step_work_t *w, clt_relaxed_work_t *r, co
     for (int i = lo; i < hi; i++) {
       clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
       if (ct->x[0] == 0.0 && ct->x[1] == 0.0 && ct->x[2] == 0.0) continue;
-      if (r->sphere)
-        sphere_apply(ct, r->dv, ct->x);
-      else
+      if (r->sphere) {
+        double t2[3];
+        sphere_t2(ct, t2);
+        sphere_apply(ct, r->dv, t2, ct->x);
+      } else
         block_apply(ct, r->inv, r->dv, k->dim, ct->x);
     }
   }
