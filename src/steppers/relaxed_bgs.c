@@ -1362,27 +1362,22 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   r->sphere = sphere;
   if (!sphere) { /* M̂⁻¹ from the bodies (what stage "inverse mass" would give: M̂ = M, the solve
                     refuses the semi-implicit gyroscopic term before it gets here;
-                    clt_stage_relaxed_inverse_mass) */
+                    clt_stage_relaxed_inverse_mass) and, in 3D, the rotation matrices build_block3
+                    reads (the sphere layout needs neither: their pages stay untouched in a pile) */
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nb >= RELAXED_BGS_PARALLEL_MIN)
 #endif
     for (int i = 0; i < nb; i++) {
       const clt_body_rec_t *b = &world->bodies[i];
-      bool dyn = b->type == CLT_BODY_DYNAMIC;
       double *im = r->inv + DV_STRIDE * (size_t)i;
+      const double *v = r->dv + DV_STRIDE * (size_t)i; /* 1/m and J⁻¹'s first entry, or 0 */
       memset(im, 0, DV_STRIDE * sizeof *im);
-      im[0] = dyn ? b->inv_mass : 0.0;
-      im[DV_ANG] = dyn ? b->inv_inertia[0] : 0.0;
-      im[DV_ANG + 1] = dyn && dim == 3 ? b->inv_inertia[1] : 0.0;
-      im[DV_ANG + 2] = dyn && dim == 3 ? b->inv_inertia[2] : 0.0;
+      im[0] = v[DV_INV_MASS];
+      im[DV_ANG] = v[DV_INV_INERTIA];
+      im[DV_ANG + 1] = r->dyn[i] >= 0 && dim == 3 ? b->inv_inertia[1] : 0.0;
+      im[DV_ANG + 2] = r->dyn[i] >= 0 && dim == 3 ? b->inv_inertia[2] : 0.0;
+      if (dim == 3) clt_q_to_m3((double(*)[3])(r->rot + 9 * (size_t)i), world->states[i].orientation);
     }
-  }
-  if (dim == 3 && !sphere) { /* the rotation matrices build_block3 reads (the sphere layout builds
-                                its own per side: r->rot's pages stay untouched in a pile) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_BGS_PARALLEL_MIN)
-#endif
-    for (int i = 0; i < nb; i++) clt_q_to_m3((double(*)[3])(r->rot + 9 * (size_t)i), world->states[i].orientation);
   }
   if (!reserve_records(r, nc,
                        sizeof(clt_relaxed_contact_t) +
