@@ -109,8 +109,9 @@ typedef struct cone_t {
 /* Per body in dv and inv: 8 doubles, the linear part in [0, 3) and the angular part in [4, 7),
  * so that the fast kernel moves each part as one 4-wide vector. inv: 1/m at [0] and the diagonal
  * of J⁻¹ at [4, 7) (padding 0). dv's fourth lanes hold 1/m (DV_INV_MASS) and J⁻¹'s first diagonal
- * entry (DV_INV_INERTIA), for the sphere layout, whose bodies have isotropic inertia: its kernel
- * reads the body's one slot, and inv is not written (64 bytes a body less in the solve;
+ * entry (DV_INV_INERTIA), written for every solve. The sphere layout, whose bodies have isotropic
+ * inertia, reads them there (its kernel reads the body's one slot) and inv is not written (64
+ * bytes a body less in the solve; the other layouts fill inv from them;
  * bench/granular/results.md "Session 23"). The vector updates leave those lanes as they are: they
  * add or subtract a finite factor times an exact 0. */
 #define DV_STRIDE 8
@@ -248,7 +249,8 @@ BGS_INLINE void block_apply(const clt_relaxed_contact_t *ct, const double *inv, 
 }
 
 /* block_apply of a 3D block with the body updates as 4-lane vectors (lane i = component i, the
- * fourth lane the slot's padding: it gets 0 · 0 and stays 0): the same operations per component. */
+ * fourth lane dv's 1/m or 1/J slot, DV_INV_MASS / DV_INV_INERTIA: it gets a finite factor times 0 and
+ * stays as it is): the same operations per component. */
 BGS_INLINE void block_apply3(const clt_relaxed_contact_t *ct, const double *inv, double *dv, const double dp[3]) {
   double p0 = dp[0], p1 = dp[1], p2 = dp[2];
   const double(*t)[3] = (const double(*)[3])ct->rows;
@@ -315,7 +317,8 @@ BGS_INLINE void sphere_velocity(const clt_relaxed_contact_t *ct, const double *d
 
 /* dv += M̂⁻¹ J_jᵀ dp in the sphere layout: the force F = dp_N n + dp_T1 t1 + dp_T2 t2 and the
  * torque direction g = dp_T1 t2 − dp_T2 t1: v_a −= F/m_a, ω_a −= r_a g/I_a, v_b += F/m_b,
- * ω_b += r_b g/I_b (world frame, isotropic inertia), as 4-lane vectors (the fourth lane 0). */
+ * ω_b += r_b g/I_b (world frame, isotropic inertia), as 4-lane vectors (the fourth lane of F and g 0,
+ * so dv's 1/m and 1/J lanes stay as they are). */
 BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, double *dv, const double t2[3], const double dp[3]) {
   const double *n = ct->rows, *t1 = ct->rows + 3;
   double p0 = dp[0], p1 = dp[1], p2 = dp[2];
