@@ -34,6 +34,9 @@
 /* A proxy whose inflated extent exceeds this many times the mean is "large": tested against all
  * others, rather than making every cell as large as it is. */
 #define LARGE_FACTOR 4.0
+/* The pair search's work units: about this many a thread, of at least UNIT_MIN_ENTRIES entries. */
+#define UNITS_PER_THREAD 32
+#define UNIT_MIN_ENTRIES 256
 /* Cell coordinates stay below 2^CELL_BITS per axis (the cell grows with the scene's span). */
 #define CELL_BITS 20
 
@@ -77,6 +80,7 @@ void clt_broadphase_destroy(clt_broadphase_t *bp) {
   free(bp->bucket_start);
   free(bp->sort_buffer);
   free(bp->column_key);
+  free(bp->units);
   free(bp->pair_buffer);
   free(bp->block);
   free(bp->histogram);
@@ -94,6 +98,7 @@ void clt_broadphase_release_scratch(clt_broadphase_t *bp) {
   clt_release_pages(bp->bucket_start, (size_t)bp->bucket_capacity * sizeof *bp->bucket_start);
   clt_release_pages(bp->sort_buffer, (size_t)bp->sort_capacity * sizeof(sort_key_t));
   clt_release_pages(bp->column_key, (size_t)bp->column_capacity * sizeof *bp->column_key);
+  clt_release_pages(bp->units, (size_t)bp->unit_capacity * sizeof *bp->units);
   clt_release_pages(bp->pair_buffer, (size_t)bp->pair_buffer_capacity * sizeof(clt_broadphase_pair_t));
   clt_release_pages(bp->histogram, (size_t)bp->histogram_capacity * sizeof *bp->histogram);
   clt_release_pages(bp->kept, (size_t)bp->kept_capacity * sizeof(clt_broadphase_pair_t));
@@ -480,13 +485,26 @@ static int find_column(const uint64_t *col_key, int columns, uint64_t key) {
   return -1;
 }
 
-/* The pairs of grid column c: within it (the proxy's own cell and the next one along the sweep
- * axis) and with the forward neighbour columns (a, b+1), (a+1, b−1), (a+1, b), (a+1, b+1), the
- * three cells around the proxy's along the sweep axis in each. */
+/* The first entry of column q's [lo, hi) whose sweep cell is at least `cell` − 1 (sorted by cell). */
+static int first_near(const grid_item_t *items, int lo, int hi, uint32_t cell) {
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (items[mid].sweep + 1 < cell)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* The pairs of entries [first, last) of grid column c: with the later entries of the column (the
+ * entry's own cell and the next one along the sweep axis) and with the forward neighbour columns
+ * (a, b+1), (a+1, b−1), (a+1, b), (a+1, b+1), the three cells around the entry's along the sweep
+ * axis in each. A column's ranges together find its pairs once each, whatever the split. */
 static void column_pairs(const grid_t *g, const grid_item_t *items, const int *col_start, const uint64_t *col_key,
-                         int columns, int c, int dim, thread_pairs_t *t) {
-  int begin = col_start[c], end = col_start[c + 1];
-  for (int i = begin; i < end; i++) {
+                         int columns, int c, int first, int last, int dim, thread_pairs_t *t) {
+  int end = col_start[c + 1];
+  for (int i = first; i < last; i++) {
     const grid_item_t *p = &items[i];
     for (int j = i + 1; j < end && items[j].sweep <= p->sweep + 1; j++) test_items(t, p, &items[j], dim);
   }
@@ -498,8 +516,8 @@ static void column_pairs(const grid_t *g, const grid_item_t *items, const int *c
     if (na >= g->count_a || nb >= g->count_b) continue; /* (keys would alias another column) */
     int q = find_column(col_key, columns, (na << g->bits_b) | nb);
     if (q < 0) continue;
-    int qb = col_start[q], qe = col_start[q + 1];
-    for (int i = begin; i < end && qb < qe; i++) {
+    int qe = col_start[q + 1], qb = first_near(items, col_start[q], qe, items[first].sweep);
+    for (int i = first; i < last && qb < qe; i++) {
       const grid_item_t *p = &items[i];
       while (qb < qe && items[qb].sweep + 1 < p->sweep) qb++;
       for (int j = qb; j < qe && items[j].sweep <= p->sweep + 1; j++) test_items(t, p, &items[j], dim);
@@ -507,16 +525,15 @@ static void column_pairs(const grid_t *g, const grid_item_t *items, const int *c
   }
 }
 
-/* The pairs of grid column c's proxies of changed bodies (clt_broadphase_update_pairs): with every
- * proxy of the column and of the eight around it, in the three cells around its own along the
- * sweep axis: the candidates column_pairs would test with it, from either side. A pair of two
- * changed proxies is taken from the one with the lower index. */
+/* The pairs of the proxies of changed bodies among entries [first, last) of grid column c
+ * (clt_broadphase_update_pairs): with every proxy of the column and of the eight around it, in the
+ * three cells around its own along the sweep axis: the candidates column_pairs would test with it,
+ * from either side. A pair of two changed proxies is taken from the one with the lower index. */
 static void changed_column_pairs(const grid_t *g, const grid_item_t *items, const int *col_start,
-                                 const uint64_t *col_key, int columns, int c, int dim, const unsigned char *changed,
-                                 thread_pairs_t *t) {
-  int begin = col_start[c], end = col_start[c + 1];
+                                 const uint64_t *col_key, int columns, int c, int first, int last, int dim,
+                                 const unsigned char *changed, thread_pairs_t *t) {
   int64_t ca = (int64_t)(col_key[c] >> g->bits_b), cb = (int64_t)(col_key[c] & ((UINT64_C(1) << g->bits_b) - 1));
-  for (int i = begin; i < end; i++) {
+  for (int i = first; i < last; i++) {
     const grid_item_t *p = &items[i];
     if (!changed[p->body]) continue;
     for (int da = -1; da <= 1; da++)
@@ -525,15 +542,8 @@ static void changed_column_pairs(const grid_t *g, const grid_item_t *items, cons
         if (na < 0 || nb < 0 || na >= (int64_t)g->count_a || nb >= (int64_t)g->count_b) continue;
         int q = da == 0 && db == 0 ? c : find_column(col_key, columns, ((uint64_t)na << g->bits_b) | (uint64_t)nb);
         if (q < 0) continue;
-        int lo = col_start[q], hi = col_start[q + 1];
-        while (lo < hi) { /* the first item whose cell is at least p's − 1 (sorted by cell) */
-          int mid = lo + (hi - lo) / 2;
-          if (items[mid].sweep + 1 < p->sweep)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-        for (int j = lo; j < col_start[q + 1] && items[j].sweep <= p->sweep + 1; j++) {
+        for (int j = first_near(items, col_start[q], col_start[q + 1], p->sweep);
+             j < col_start[q + 1] && items[j].sweep <= p->sweep + 1; j++) {
           const grid_item_t *o = &items[j];
           if (j == i || (changed[o->body] && o->proxy < p->proxy)) continue;
           test_items(t, p, o, dim);
@@ -792,8 +802,24 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
     tp[t].failed = 0;
   }
   const int *large = bp->large;
-  int chunk = columns / (64 * threads) > 1 ? columns / (64 * threads) : 1;
-  (void)chunk;
+  /* The work units: each column cut into runs of at most `run` entries, about UNITS_PER_THREAD
+   * runs a thread in all, so that the threads stay busy together when a few columns hold most of
+   * the entries (a tall pile in a narrow box: 4 to 36 columns of up to 6000 entries). */
+  int run = n_grid / (UNITS_PER_THREAD * threads) > UNIT_MIN_ENTRIES ? n_grid / (UNITS_PER_THREAD * threads)
+                                                                      : UNIT_MIN_ENTRIES;
+  int units = 0;
+  for (int c = 0; c < columns; c++) units += (col_start[c + 1] - col_start[c] + run - 1) / run;
+  {
+    void *u = bp->units;
+    if (!reserve(&u, &bp->unit_capacity, 2 * (units > 0 ? units : 1), sizeof(int))) return CLT_ERR_OUT_OF_MEMORY;
+    bp->units = u;
+  }
+  int *unit = bp->units;
+  for (int c = 0, u = 0; c < columns; c++)
+    for (int k = col_start[c]; k < col_start[c + 1]; k += run, u++) {
+      unit[2 * u] = c;
+      unit[2 * u + 1] = k;
+    }
 #pragma omp parallel if (par) num_threads(threads)
   {
     int me = 0;
@@ -803,12 +829,14 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
     /* A copy on this thread's stack: the counters are written at every test, and the threads'
      * records share a cache line (false sharing made this loop 2.4x the work on 2 threads). */
     thread_pairs_t mine = tp[me], *t = &mine;
-#pragma omp for schedule(dynamic, chunk) nowait
-    for (int c = 0; c < columns; c++) {
+#pragma omp for schedule(dynamic, 1) nowait
+    for (int u = 0; u < units; u++) {
+      int c = unit[2 * u], first = unit[2 * u + 1];
+      int last = first + run < col_start[c + 1] ? first + run : col_start[c + 1];
       if (changed)
-        changed_column_pairs(&g, items, col_start, col_key, columns, c, dim, changed, t);
+        changed_column_pairs(&g, items, col_start, col_key, columns, c, first, last, dim, changed, t);
       else
-        column_pairs(&g, items, col_start, col_key, columns, c, dim, t);
+        column_pairs(&g, items, col_start, col_key, columns, c, first, last, dim, t);
     }
     if (n_large > 0 || n_unbounded > 0) {
 #pragma omp for schedule(static) nowait

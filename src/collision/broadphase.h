@@ -44,6 +44,8 @@ typedef struct clt_broadphase_t {
   int sort_capacity;
   uint64_t *column_key;
   int column_capacity;
+  int *units;         /* the pair search's work units: (column, first entry) pairs (broadphase.c) */
+  int unit_capacity;
   void *pair_buffer;  /* the pair sort's copy */
   int pair_buffer_capacity;
   double *block;      /* per-block partial bounds (a sum independent of the thread count) */

@@ -64,9 +64,11 @@ typedef struct clt_relaxed_work_t {
   int *hot_list;                   /* the hot slots in slot order (serial focused passes) */
   int hot_start[CLT_RELAXED_MAX_COLOURS + 2]; /* colour c's span of hot_list */
   bool hot_list_valid;             /* hot_list matches hot */
-  int *share_kept;                 /* (colour, thread): the hot blocks a focused pass kept in that
-                                      thread's share of the colour (sweep_list) */
+  int *share_kept;                 /* per colour (and thread): a serial focused pass's kept counts;
+                                      the parallel passes' cursors (sweep_list, colour_sweep) */
   int share_kept_capacity;
+  int *run_kept;                   /* a parallel focused pass's kept count per run (sweep_list) */
+  int run_kept_capacity;
   int colour_count;
   int colour_start[CLT_RELAXED_MAX_COLOURS + 2]; /* colour c spans [colour_start[c], colour_start[c + 1]) */
   /* per body */

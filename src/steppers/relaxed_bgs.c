@@ -55,10 +55,13 @@
  * chosen at load time. Every instance evaluates the same IEEE operations in the same order as the
  * scalar code (no FMA: -ffp-contract=off), so the numbers do not depend on the instance or the
  * machine. The focused passes walk a list of the hot blocks (not a scan of every flag; on every
- * thread from RELAXED_LIST_PARALLEL_MIN hot blocks, a share of each colour per thread, which the
- * thread compacts in place as it visits it: 2026-11-23) and prefetch the
- * blocks and body slots a few visits ahead; the body updates are 4-lane vectors (2026-11-22, pile
- * 10³: CPU −5 % median, −7 % best of ten; same bits). The 3D blocks are built by build_block3 (one
+ * thread from RELAXED_LIST_PARALLEL_MIN hot blocks, a share of each colour per thread, compacted in
+ * place run by run as it is visited: 2026-11-23) and prefetch the blocks and body slots a few
+ * visits ahead; the body updates are 4-lane vectors (2026-11-22, pile 10³: CPU −5 % median, −7 %
+ * best of ten; same bits). In parallel, a thread done with its share of a colour takes runs of the
+ * shares still unfinished, in the full sweeps and the focused passes (2026-11-28: with equal
+ * shares the two threads of the N = 10⁵ pile spent 175 ms of their 2.0 s of CPU a step waiting at
+ * barriers, in the sweeps and in the broad phase). The 3D blocks are built by build_block3 (one
  * rotation matrix per body and solve, the upper triangle of A_jj) and the warm start looks the
  * contact memory up in contact order with a hint: pile 10³ at tolerance 5e-3, 51.3 → 49.3 M
  * instructions per step (callgrind), same bits. */
@@ -87,6 +90,9 @@ _Static_assert(CLT_RELAXED_MAX_COLOURS == CLT_COLOUR_MAX, "the blocks are colour
 #define RELAXED_INNER 8
 #define RELAXED_FOCUS 3
 #define RELAXED_PREFETCH 4 /* blocks ahead whose body slots a sweep prefetches */
+#define RELAXED_RUN 128 /* blocks a thread takes at a time in a parallel sweep (colour_sweep) */
+#define RELAXED_LIST_RUN 64 /* hot-list entries a thread takes at a time in a parallel focused pass */
+#define RELAXED_CURSOR_STRIDE 16 /* ints between colour_sweep's cursors: one 64-byte line each */
 #define RELAXED_HOT 0.25 /* × tolerance: the blocks the focused passes revisit */
 #define RELAXED_MAX_COLOURS CLT_RELAXED_MAX_COLOURS
 
@@ -467,15 +473,24 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
       return false;
     r->joint_capacity = c1;
   }
-  int threads = 1; /* sweep_list's kept counts: one per colour and thread */
+  int threads = 1; /* sweep_list's kept counts and colour_sweep's cursors: per colour and thread */
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
-  if ((int64_t)(RELAXED_MAX_COLOURS + 1) * threads > r->share_kept_capacity) {
+  int64_t need = (int64_t)(RELAXED_MAX_COLOURS + 1) * threads * RELAXED_CURSOR_STRIDE;
+  if (need > r->share_kept_capacity) {
     int cap = r->share_kept_capacity;
-    if (!clt_step_work_grow((void **)&r->share_kept, &cap, (RELAXED_MAX_COLOURS + 1) * threads, sizeof *r->share_kept))
+    if (need > INT32_MAX || !clt_step_work_grow((void **)&r->share_kept, &cap, (int)need, sizeof *r->share_kept))
       return false;
     r->share_kept_capacity = cap;
+  }
+  /* sweep_list's runs: at most one a share beyond the full runs of the list */
+  int64_t runs = (int64_t)r->contact_capacity / RELAXED_LIST_RUN + (int64_t)(RELAXED_MAX_COLOURS + 1) * threads + 1;
+  if (runs > r->run_kept_capacity) {
+    int cap = r->run_kept_capacity;
+    if (runs > INT32_MAX || !clt_step_work_grow((void **)&r->run_kept, &cap, (int)runs, sizeof *r->run_kept))
+      return false;
+    r->run_kept_capacity = cap;
   }
   return true;
 }
@@ -940,24 +955,25 @@ BGS_INLINE void visit_marked(clt_relaxed_work_t *r, const cone_t *k, int i, doub
 }
 
 /* The blocks [lo, hi) of one colour in order, serially (a full sweep; the focused passes walk the
- * hot list: list_share). On
+ * hot list: list_share), prefetching the bodies of the blocks ahead up to `ahead` (≥ hi: the run
+ * that follows on the same thread). On
  * x86-64 GCC builds it twice, for AVX2 and for the baseline, and picks one at load time: the same
  * operations either way (4-lane vectors or pairs of 2-lane ones, no FMA), so the same bits. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi, double omega, int kind,
+static double sweep_range(clt_relaxed_work_t *r, const cone_t *k, int lo, int hi, int ahead, double omega, int kind,
                           double hot_level, int *hot_count) {
   double res = 0.0;
   int hot = 0;
   if (kind == KERNEL_SPHERE) { /* the same loop, instantiated for the common cases */
     for (int i = lo; i < hi; i++) {
-      if (i + RELAXED_PREFETCH < hi) prefetch_bodies(r, i + RELAXED_PREFETCH);
+      if (i + RELAXED_PREFETCH < ahead) prefetch_bodies(r, i + RELAXED_PREFETCH);
       visit_marked(r, k, i, omega, KERNEL_SPHERE, hot_level, &hot, &res);
     }
   } else if (kind == KERNEL_FAST) {
     for (int i = lo; i < hi; i++) {
-      if (i + RELAXED_PREFETCH < hi) prefetch_bodies(r, i + RELAXED_PREFETCH);
+      if (i + RELAXED_PREFETCH < ahead) prefetch_bodies(r, i + RELAXED_PREFETCH);
       visit_marked(r, k, i, omega, KERNEL_FAST, hot_level, &hot, &res);
     }
   } else {
@@ -1016,17 +1032,6 @@ static void hot_list_build(clt_relaxed_work_t *r, bool par) {
 /* Where share t of nt equal shares of [lo, hi) starts (share nt: hi). */
 static int share_start(int lo, int hi, int t, int nt) { return lo + (int)((int64_t)(hi - lo) * t / nt); }
 
-/* The calling thread's equal share [*from, *to) of [lo, hi) (all of it outside a parallel region). */
-static void thread_share(int lo, int hi, int *from, int *to) {
-  int t = 0, nt = 1;
-#ifdef _OPENMP
-  t = omp_get_thread_num();
-  nt = omp_get_num_threads();
-#endif
-  *from = share_start(lo, hi, t, nt);
-  *to = share_start(lo, hi, t + 1, nt);
-}
-
 /* A focused pass over entries [from, to) of the hot list (blocks of one colour): the blocks that a
  * scan of the colour's flags would visit, in the same order. Sets the blocks' flags; returns the
  * largest update, and moves the blocks still hot to the front of [from, to), in order (*kept of
@@ -1065,68 +1070,119 @@ static double list_share(clt_relaxed_work_t *r, const cone_t *k, double omega, i
   return res;
 }
 
-/* A focused pass over the hot list, colour by colour (list_share), serially or with each thread
- * taking an equal share of every colour (a barrier between colours; the overflow colour, whose
- * blocks may share bodies, on one thread); then the list keeps the blocks that stay hot, in order:
- * each share compacted itself, and the kept runs are moved together. The same numbers either way. */
+/* The next run of a share of a colour (cursor: its next block or hot-list entry, end: the share's
+ * end): [*from, *to), `run` entries at most; false when the share is done. */
+static bool take_run(int *cursor, int end, int run, int *from, int *to) {
+  int at;
+#ifdef _OPENMP
+#pragma omp atomic capture
+#endif
+  {
+    at = *cursor;
+    *cursor += run;
+  }
+  if (at >= end) return false;
+  *from = at;
+  *to = end - at > run ? at + run : end;
+  return true;
+}
+
+/* A focused pass over the hot list, colour by colour (list_share), serially or in parallel: each
+ * colour cut into a share per thread, each share visited in runs of RELAXED_LIST_RUN entries by its
+ * thread and then by any thread done with its own (as colour_sweep; a barrier between colours; the
+ * overflow colour, whose blocks may share bodies, on one thread). Then the list keeps the blocks
+ * that stay hot, in order: each run (each colour, serially) compacted itself, and the kept entries
+ * are moved together. The same numbers either way. */
 static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, double omega, int kind, double hot_level,
                          int *hot_count) {
   double res = 0.0;
-  /* kept[c · stride + t]: thread t's count in colour c (reserve: room for every thread) */
-  int colours = r->colour_count, nt = 1, stride = 1, *kept = r->share_kept;
+  int colours = r->colour_count, nt = 1, *list = r->hot_list, out = 0;
 #ifdef _OPENMP
-  if (par) nt = stride = omp_get_max_threads();
+  if (par) nt = omp_get_max_threads();
 #endif
   if (nt == 1) {
+    int *kept = r->share_kept; /* kept[c]: colour c's count */
     for (int c = 0; c < colours; c++) {
       double e = list_share(r, k, omega, kind, hot_level, r->hot_start[c], r->hot_start[c + 1], &kept[c]);
       if (e > res) res = e;
     }
-  } else {
-    memset(kept, 0, (size_t)colours * (size_t)stride * sizeof *kept);
+    for (int c = 0; c < colours; c++) {
+      int lo = r->hot_start[c];
+      r->hot_start[c] = out;
+      if (kept[c] > 0 && lo != out) memmove(list + out, list + lo, (size_t)kept[c] * sizeof *list);
+      out += kept[c];
+    }
+    r->hot_start[colours] = out;
+    *hot_count = out;
+    return res;
+  }
+  /* per (colour, share) one cache line of share_kept: [0] the cursor, [1] the index of its first run
+   * in run_kept (the kept count of each run) */
+  int *line = r->share_kept, *run_kept = r->run_kept, runs = 0;
+  for (int c = 0; c < colours; c++)
+    for (int q = 0; q < nt; q++) {
+      int *l = &line[((size_t)c * nt + q) * RELAXED_CURSOR_STRIDE];
+      int from = share_start(r->hot_start[c], r->hot_start[c + 1], q, nt),
+          to = share_start(r->hot_start[c], r->hot_start[c + 1], q + 1, nt);
+      l[0] = from;
+      l[1] = runs;
+      runs += c == RELAXED_MAX_COLOURS ? (q == 0) : (to - from + RELAXED_LIST_RUN - 1) / RELAXED_LIST_RUN;
+    }
 #ifdef _OPENMP
-#pragma omp parallel num_threads(stride)
+#pragma omp parallel num_threads(nt)
 #endif
-    { /* (each thread's max over all colours, combined once at the end) */
-      double my_res = 0.0;
-      int t = 0;
+  { /* (each thread's max over all colours, combined once at the end) */
+    double my_res = 0.0;
+    int t = 0;
 #ifdef _OPENMP
-      t = omp_get_thread_num();
-      if (t == 0) nt = omp_get_num_threads(); /* (the team may be smaller; read after the region) */
+    t = omp_get_thread_num();
 #endif
-      for (int c = 0; c < colours; c++) {
-        int lo = r->hot_start[c], hi = r->hot_start[c + 1];
-        double e = 0.0;
-        if (c == RELAXED_MAX_COLOURS) { /* one share, the whole colour: kept as share 0 */
+    for (int c = 0; c < colours; c++) {
+      int lo = r->hot_start[c], hi = r->hot_start[c + 1];
+      double e = 0.0;
+      if (c == RELAXED_MAX_COLOURS) { /* one run, the whole colour */
 #ifdef _OPENMP
 #pragma omp single
 #endif
-          e = list_share(r, k, omega, kind, hot_level, lo, hi, &kept[(size_t)c * stride]);
-        } else {
-          int from, to;
-          thread_share(lo, hi, &from, &to);
-          e = list_share(r, k, omega, kind, hot_level, from, to, &kept[(size_t)c * stride + t]);
+        e = list_share(r, k, omega, kind, hot_level, lo, hi, 
+                       &run_kept[line[(size_t)c * nt * RELAXED_CURSOR_STRIDE + 1]]);
+      } else {
+        for (int s = 0; s < nt; s++) { /* its own share first, then the unfinished ones */
+          int q = (t + s) % nt, start = share_start(lo, hi, q, nt), end = share_start(lo, hi, q + 1, nt), from, to;
+          int *l = &line[((size_t)c * nt + q) * RELAXED_CURSOR_STRIDE];
+          while (take_run(&l[0], end, RELAXED_LIST_RUN, &from, &to)) {
+            double x = list_share(r, k, omega, kind, hot_level, from, to,
+                                  &run_kept[l[1] + (from - start) / RELAXED_LIST_RUN]);
+            if (x > e) e = x;
+          }
+        }
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
-        }
-        if (e > my_res) my_res = e;
       }
+      if (e > my_res) my_res = e;
+    }
 #ifdef _OPENMP
 #pragma omp critical(clt_relaxed_list)
 #endif
-      if (my_res > res) res = my_res;
-    }
+    if (my_res > res) res = my_res;
   }
-  /* the kept runs moved together, in share order (the list still ascends) */
-  int *list = r->hot_list, out = 0;
+  /* the kept entries moved together, run by run in list order (the list still ascends) */
   for (int c = 0; c < colours; c++) {
     int lo = r->hot_start[c], hi = r->hot_start[c + 1];
     r->hot_start[c] = out;
-    for (int t = 0; t < nt; t++) {
-      int from = share_start(lo, hi, t, nt), n = kept[(size_t)c * stride + t]; /* (thread_share's split) */
-      if (n > 0 && from != out) memmove(list + out, list + from, (size_t)n * sizeof *list);
-      out += n;
+    for (int q = 0; q < nt; q++) {
+      const int *l = &line[((size_t)c * nt + q) * RELAXED_CURSOR_STRIDE];
+      int from = share_start(lo, hi, q, nt), to = share_start(lo, hi, q + 1, nt), step = RELAXED_LIST_RUN;
+      if (c == RELAXED_MAX_COLOURS) { /* (one run, share 0's: the whole colour) */
+        if (q > 0) break;
+        from = lo, to = lo + 1, step = 1;
+      }
+      for (int a = from, i = l[1]; a < to; a += step, i++) {
+        int n = run_kept[i];
+        if (n > 0 && a != out) memmove(list + out, list + a, (size_t)n * sizeof *list);
+        out += n;
+      }
     }
   }
   r->hot_start[colours] = out;
@@ -1136,8 +1192,9 @@ static double sweep_list(clt_relaxed_work_t *r, const cone_t *k, bool par, doubl
 
 /* One sweep over the colours in order; with `focus`, only the blocks marked hot by the last visit
  * (their update exceeded hot_level). Returns the largest ‖D ΔP‖∞ of the blocks visited. Serially
- * (par false) the colours run back to back without a parallel region; in parallel each thread takes
- * an equal share of every colour (a barrier between colours). Each block's update is the same
+ * (par false) the colours run back to back without a parallel region; in parallel the threads take
+ * runs of every colour as they come for them (take_run; the focused passes likewise: sweep_list),
+ * with a barrier between colours. Each block's update is the same
  * arithmetic on the same inputs either way (the blocks of a colour share no body), and the max and
  * the count do not depend on the order they are combined in. */
 static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, double omega, int kind, bool focus,
@@ -1154,18 +1211,32 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
   r->hot_list_valid = false; /* the flags change under the list */
   if (!par) {
     for (int c = 0; c < colours; c++) {
-      double e = sweep_range(r, k, r->colour_start[c], r->colour_start[c + 1], omega, kind, hot_level, &hot);
+      double e = sweep_range(r, k, r->colour_start[c], r->colour_start[c + 1], r->colour_start[c + 1], omega, kind,
+                             hot_level, &hot);
       if (e > res) res = e;
     }
     if (hot_count) *hot_count = hot;
     return res;
   }
+  /* cursor (c, q): the next block of share q of colour c, one cache line apart (the owners take
+   * their runs without sharing a line) */
+  int *cursor = r->share_kept, nt = 1;
 #ifdef _OPENMP
-#pragma omp parallel
+  nt = omp_get_max_threads();
+#endif
+  for (int c = 0; c < colours; c++)
+    for (int q = 0; q < nt; q++)
+      cursor[((size_t)c * nt + q) * RELAXED_CURSOR_STRIDE] =
+          share_start(r->colour_start[c], r->colour_start[c + 1], q, nt);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
 #endif
   { /* (each thread's count and max over all colours, combined once at the end) */
-    int my_hot = 0;
+    int my_hot = 0, t = 0;
     double my_res = 0.0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
     for (int c = 0; c < colours; c++) {
       int lo = r->colour_start[c], hi = r->colour_start[c + 1];
       double e = 0.0;
@@ -1173,11 +1244,21 @@ static double colour_sweep(clt_relaxed_work_t *r, const cone_t *k, bool par, dou
 #ifdef _OPENMP
 #pragma omp single
 #endif
-        e = sweep_range(r, k, lo, hi, omega, kind, hot_level, &my_hot);
-      } else { /* this thread's share of the colour (its blocks share no body with the others') */
-        int from, to;
-        thread_share(lo, hi, &from, &to);
-        e = sweep_range(r, k, from, to, omega, kind, hot_level, &my_hot);
+        e = sweep_range(r, k, lo, hi, hi, omega, kind, hot_level, &my_hot);
+      } else {
+        /* Its own share of the colour in runs, front to back, then runs of the shares still
+         * unfinished (a thread slowed down, on a busier core or slower memory, is helped out at
+         * the end instead of waited for). A team smaller than planned takes the missing shares
+         * the same way. Which thread visits a block does not change its update (the blocks of a
+         * colour share no body). */
+        for (int s = 0; s < nt; s++) {
+          int q = (t + s) % nt, end = share_start(lo, hi, q + 1, nt), from, to;
+          int *at = &cursor[((size_t)c * nt + q) * RELAXED_CURSOR_STRIDE];
+          while (take_run(at, end, RELAXED_RUN, &from, &to)) {
+            double x = sweep_range(r, k, from, to, end, omega, kind, hot_level, &my_hot);
+            if (x > e) e = x;
+          }
+        }
 #ifdef _OPENMP
 #pragma omp barrier
 #endif
@@ -1559,7 +1640,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   if (!r) return;
   free(r->contacts), free(r->delta), free(r->colour), free(r->order), free(r->ends), free(r->hot),
-      free(r->block_A), free(r->hot_list), free(r->share_kept);
+      free(r->block_A), free(r->hot_list), free(r->share_kept), free(r->run_kept);
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
   free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->box0), free(r->link), free(r->u0), free(r->bearing),
       free(r->shape_body);

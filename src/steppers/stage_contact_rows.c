@@ -23,13 +23,22 @@
  *   3. once the entry is dropped (separation: c_n = 0 or out of the active set) the next impact is
  *      detected afresh. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "math/vec.h"
 #include "steppers/stepper.h"
 
 #define CLT_TWO_PI 6.283185307179586476925286766559
+/* Contacts from which the memory is written by several threads (below: one, in the same order),
+ * and the most shares it is cut into. */
+#define REMEMBER_PARALLEL_MIN 16384
+#define REMEMBER_SHARES 64
 
 /* sign · (row of n·ṗ) for the world point p of body i (SPEC.md §0). */
 static void point_row(const clt_world_t *world, int body, const double p[3], const double n[3], double sign,
@@ -213,6 +222,38 @@ clt_status_t clt_contact_report_keep(clt_world_t *world, clt_step_work_t *w) {
   return CLT_OK;
 }
 
+/* The memory entry of pressing contact ct with impulses z (rows.h layout; rules above). */
+static void memory_entry(const clt_world_t *world, const clt_step_work_t *w, const direction_table_t *table,
+                         const clt_contact_t *ct, const double *z, int m, clt_contact_memory_t *out) {
+  const clt_contact_memory_t *old = ct->restitution > 0.0 ? find_memory(w, ct) : NULL; /* read by rule 2 only */
+  clt_contact_memory_t next;
+  memset(&next, 0, sizeof next);
+  next.shape_a = ct->shape_a;
+  next.shape_b = ct->shape_b;
+  next.feature = ct->feature;
+  next.normal_impulse = z[0];
+  next.slip = z[m + 1];
+  double t1[3], t2[3];
+  clt_contact_tangents(world, ct->normal, t1, t2);
+  for (int k = 0; k < m; k++) {
+    if (z[1 + k] == 0.0) continue;
+    double d[3];
+    table_direction(world, table, t1, t2, k, m, d);
+    clt_v3_axpy(next.tangent_impulse, next.tangent_impulse, z[1 + k], d);
+  }
+  if (ct->restitution > 0.0) {
+    if (old) { /* rule 2 */
+      next.restitution_state =
+          old->restitution_state == CLT_RESTITUTION_NONE ? CLT_RESTITUTION_NONE : CLT_RESTITUTION_DONE;
+      next.pre_velocity = old->pre_velocity;
+    } else if (ct->normal_velocity < 0.0) { /* rule 1 */
+      next.restitution_state = CLT_RESTITUTION_PENDING;
+      next.pre_velocity = ct->normal_velocity;
+    }
+  }
+  *out = next;
+}
+
 /* Stage "remember": the memory for the next step from this step's impulses (rules above): contact
  * entries into next_memory (sorted by key), joint impulses into next_joint_impulse; the commit
  * stage makes them the state's. */
@@ -235,46 +276,49 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
   w->report_solved = solved;
   direction_table_t table;
   direction_table(&table, m);
-  for (int j = 0; solved && j < w->contact_count; j++) {
-    const clt_contact_t *ct = &w->contacts[j];
-    double zbuf[CLT_Z_ROW_MAX];
-    const double *z = clt_contact_z(w, j, zbuf);
-    if (!(z[0] > 0.0)) continue; /* not pressing: the entry is dropped */
-    const clt_contact_memory_t *old = ct->restitution > 0.0 ? find_memory(w, ct) : NULL; /* read by rule 2 only */
-    clt_contact_memory_t next;
-    memset(&next, 0, sizeof next);
-    next.shape_a = ct->shape_a;
-    next.shape_b = ct->shape_b;
-    next.feature = ct->feature;
-    next.normal_impulse = z[0];
-    next.slip = z[m + 1];
-    double t1[3], t2[3];
-    clt_contact_tangents(world, ct->normal, t1, t2);
-    for (int k = 0; k < m; k++) {
-      if (z[1 + k] == 0.0) continue;
-      double d[3];
-      table_direction(world, &table, t1, t2, k, m, d);
-      clt_v3_axpy(next.tangent_impulse, next.tangent_impulse, z[1 + k], d);
+  /* Two passes over equal shares of the contacts (in parallel for many): each share counts its
+   * pressing contacts, then writes their entries from the share's offset — the entries of one
+   * thread's loop, in contact order, whatever the number of threads. */
+  int nc = solved ? w->contact_count : 0, shares = 1;
+#ifdef _OPENMP
+  if (nc >= REMEMBER_PARALLEL_MIN)
+    shares = omp_get_max_threads() < REMEMBER_SHARES ? omp_get_max_threads() : REMEMBER_SHARES;
+#endif
+  int at[REMEMBER_SHARES + 1] = {0};
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
+#endif
+  for (int t = 0; t < shares; t++) {
+    int from = (int)((int64_t)nc * t / shares), to = (int)((int64_t)nc * (t + 1) / shares), n = 0;
+    for (int j = from; j < to; j++) {
+      double zbuf[CLT_Z_ROW_MAX];
+      n += clt_contact_z(w, j, zbuf)[0] > 0.0;
     }
-    if (ct->restitution > 0.0) {
-      if (old) { /* rule 2 */
-        next.restitution_state =
-            old->restitution_state == CLT_RESTITUTION_NONE ? CLT_RESTITUTION_NONE : CLT_RESTITUTION_DONE;
-        next.pre_velocity = old->pre_velocity;
-      } else if (ct->normal_velocity < 0.0) { /* rule 1 */
-        next.restitution_state = CLT_RESTITUTION_PENDING;
-        next.pre_velocity = ct->normal_velocity;
-      }
-    }
-    if (w->next_memory_count >= w->next_memory_capacity) {
-      int cap = w->next_memory_capacity > 0 ? 2 * w->next_memory_capacity : 16;
-      clt_contact_memory_t *p = realloc(w->next_memory, (size_t)cap * sizeof *p);
-      if (!p) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (contact memory)");
-      w->next_memory = p;
-      w->next_memory_capacity = cap;
-    }
-    w->next_memory[w->next_memory_count++] = next;
+    at[t + 1] = n;
   }
+  for (int t = 0; t < shares; t++) at[t + 1] += at[t];
+  if (at[shares] > w->next_memory_capacity) {
+    int cap = w->next_memory_capacity > 0 ? w->next_memory_capacity : 16;
+    while (cap < at[shares]) cap = cap > INT32_MAX / 2 ? at[shares] : 2 * cap;
+    clt_contact_memory_t *p = realloc(w->next_memory, (size_t)cap * sizeof *p);
+    if (!p) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (contact memory)");
+    w->next_memory = p;
+    w->next_memory_capacity = cap;
+  }
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
+#endif
+  for (int t = 0; t < shares; t++) {
+    int from = (int)((int64_t)nc * t / shares), to = (int)((int64_t)nc * (t + 1) / shares), out = at[t];
+    for (int j = from; j < to; j++) {
+      const clt_contact_t *ct = &w->contacts[j];
+      double zbuf[CLT_Z_ROW_MAX];
+      const double *z = clt_contact_z(w, j, zbuf);
+      if (!(z[0] > 0.0)) continue; /* not pressing: the entry is dropped */
+      memory_entry(world, w, &table, ct, z, m, &w->next_memory[out++]);
+    }
+  }
+  w->next_memory_count = at[shares];
   /* The contacts come in pair order (the broad phase's pairs are sorted), so the entries usually
    * are in key order already: glibc's qsort would allocate a copy of the array (64 bytes per
    * entry at the step's peak) to sort it again. Keys are unique: either way the same order. */

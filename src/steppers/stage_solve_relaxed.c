@@ -455,8 +455,10 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
     r->link = l;
     r->link_capacity = np;
   }
+  /* (guided: a pair with a wall or a falling grain costs more than one in the settled bed, and the
+   * pairs come sorted by proxy: equal shares left one thread waiting a third of the loop) */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (np >= RELAXED_SPREAD_PARALLEL_MIN)
+#pragma omp parallel for schedule(guided, 1024) if (np >= RELAXED_SPREAD_PARALLEL_MIN)
 #endif
   for (int k = 0; k < np; k++) {
     int a = body[pairs[k].a], b = body[pairs[k].b];
