@@ -569,7 +569,26 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     for (int i = 0; i < nb; i++)
       for (int k = 0; k < world->bodies[i].shape_count; k++) r->shape_body[world->bodies[i].shape_first + k] = i;
   }
-  if ((r->round == 0 && mu_max > 0.0 && w->memory_count > 0) || kicks) {
+  if (r->round == 0 && mu_max > 0.0 && w->memory_count > 0 && !kicks) {
+    /* (only flags set: any order, any thread) */
+    int nm = w->memory_count;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nm >= RELAXED_PARALLEL_MIN)
+#endif
+    for (int k = 0; k < nm; k++) {
+      const clt_contact_memory_t *m = &w->memory[k];
+      if (!(m->normal_impulse > 0.0)) continue;
+      int sh[2] = {m->shape_a, m->shape_b};
+      for (int q = 0; q < 2; q++) {
+        if (sh[q] < 0 || sh[q] >= world->shape_count) continue;
+        unsigned char *flag = &r->bearing[r->shape_body[sh[q]]];
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+        *flag = 1;
+      }
+    }
+  } else if ((r->round == 0 && mu_max > 0.0 && w->memory_count > 0) || kicks) {
     for (int k = 0; k < w->memory_count; k++) {
       const clt_contact_memory_t *m = &w->memory[k];
       bool bore = m->normal_impulse > 0.0;
@@ -766,14 +785,25 @@ static int mark_demands(clt_world_t *world, clt_relaxed_work_t *r, double h, dou
   return marked;
 }
 
+static uint64_t key_mix(uint64_t x) { /* splitmix64's finaliser: a bijection that spreads every bit */
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 /* A digest of the step's contact keys in order (two solves with the same count and digest had the
- * same set: clt_stage_relaxed_solves). */
+ * same set: clt_stage_relaxed_solves): the sum of one mixed value per contact and its position, so
+ * that it is summed in parallel, to the same value for any thread count. */
 static uint64_t contact_keys(const clt_step_work_t *w) {
-  uint64_t x = 1469598103934665603ull;
-  for (int j = 0; j < w->contact_count; j++) {
+  uint64_t x = 0;
+  int n = w->contact_count;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) reduction(+ : x) if (n >= RELAXED_PARALLEL_MIN)
+#endif
+  for (int j = 0; j < n; j++) {
     const clt_contact_t *ct = &w->contacts[j];
-    uint64_t k[3] = {(uint64_t)(uint32_t)ct->shape_a, (uint64_t)(uint32_t)ct->shape_b, (uint64_t)(uint32_t)ct->feature};
-    for (int q = 0; q < 3; q++) x = (x ^ k[q]) * 1099511628211ull;
+    uint64_t a = (uint32_t)ct->shape_a, b = (uint32_t)ct->shape_b, f = (uint32_t)ct->feature;
+    x += key_mix(key_mix(key_mix((uint64_t)j ^ (a << 32)) ^ b) ^ (f << 32));
   }
   return x;
 }
@@ -930,7 +960,12 @@ clt_status_t clt_stage_relaxed_contacts(clt_step_context_t *c) {
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (%d contacts)", w->contact_count);
   w->friction_directions = world->dimension == 2 ? 2 : world->method.friction_directions;
   w->row_count = w->joint_rows;
-  for (int j = 0; j < w->contact_count; j++) {
+  int nc = w->contact_count;
+  /* (each contact on its own; the memory is only read) */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nc >= RELAXED_PARALLEL_MIN)
+#endif
+  for (int j = 0; j < nc; j++) {
     clt_contact_t *ct = &w->contacts[j];
     const clt_contact_memory_t *m = NULL;
     ct->normal_velocity = 0.0;
