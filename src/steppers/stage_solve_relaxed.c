@@ -569,8 +569,8 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     for (int i = 0; i < nb; i++)
       for (int k = 0; k < world->bodies[i].shape_count; k++) r->shape_body[world->bodies[i].shape_first + k] = i;
   }
-  if (r->round == 0 && mu_max > 0.0 && w->memory_count > 0 && !kicks) {
-    /* (only flags set: any order, any thread) */
+  if (r->round == 0 && (mu_max > 0.0 || kicks) && w->memory_count > 0) {
+    /* the bodies of a contact that bore last step (flags only: any order, any thread) */
     int nm = w->memory_count;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nm >= RELAXED_PARALLEL_MIN)
@@ -588,24 +588,22 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
         *flag = 1;
       }
     }
-  } else if ((r->round == 0 && mu_max > 0.0 && w->memory_count > 0) || kicks) {
+  }
+  if (kicks) { /* the pending rebounds, in every solve of the step (their boxes were reset above) */
     for (int k = 0; k < w->memory_count; k++) {
       const clt_contact_memory_t *m = &w->memory[k];
-      bool bore = m->normal_impulse > 0.0;
       double kick = m->restitution_state == CLT_RESTITUTION_PENDING ? e_max * fabs(m->pre_velocity) : 0.0;
-      if (!bore && !(kick > 0.0)) continue;
+      if (!(kick > 0.0)) continue;
       int sh[2] = {m->shape_a, m->shape_b};
       for (int q = 0; q < 2; q++) {
         if (sh[q] < 0 || sh[q] >= world->shape_count) continue;
         int b = r->shape_body[sh[q]];
-        if (bore) r->bearing[b] = 1;
-        if (kick > 0.0 && world->bodies[b].type == CLT_BODY_DYNAMIC) {
-          r->vt[b] = 0.0; /* from the start of the step */
-          for (int d = 0; d < world->dimension; d++) {
-            double u = r->u0[3 * (size_t)b + d];
-            r->vlo[3 * (size_t)b + d] = dmin(r->vlo[3 * (size_t)b + d], u - kick);
-            r->vhi[3 * (size_t)b + d] = dmax(r->vhi[3 * (size_t)b + d], u + kick);
-          }
+        if (world->bodies[b].type != CLT_BODY_DYNAMIC) continue;
+        r->vt[b] = 0.0; /* from the start of the step */
+        for (int d = 0; d < world->dimension; d++) {
+          double u = r->u0[3 * (size_t)b + d];
+          r->vlo[3 * (size_t)b + d] = dmin(r->vlo[3 * (size_t)b + d], u - kick);
+          r->vhi[3 * (size_t)b + d] = dmax(r->vhi[3 * (size_t)b + d], u + kick);
         }
       }
     }
