@@ -9,7 +9,9 @@
  *                   [--every M]   (print a step line every M steps; 0: none)
  *                   [--dump FILE] (the final positions and velocities, 6 doubles per body, raw:
  *                                  to compare two builds body by body)
- *                   [--memory]    (the resident size of each workspace array at the end, largest first) */
+ *                   [--memory]    (the resident size of each workspace array at the end, largest first,
+ *                                  and a line `rss_peak_rise` for each step that raised the peak RSS by
+ *                                  256 kB or more: where in the run the peak is made) */
 #define _DEFAULT_SOURCE /* mincore */
 #include <malloc.h>
 #include <math.h>
@@ -191,6 +193,7 @@ int main(int argc, char **argv) {
   long iter_sum = 0, unsolved = 0, contacts_max = 0, taken = 0, solves_sum = 0, solves_max = 0, miss_steps = 0,
        miss_max = 0;
   double first_wall = 0;
+  long hwm_seen = peak_rss_kb(); /* --memory: a line whenever a step raises the peak by 256 kB or more */
   double cpu_steps = cpu_now();
   if (every > 0) printf("step t contacts iterations status kinetic_energy penetration wall_s collide_s assemble_s solve_s solves\n");
   for (long k = 0; k < steps; k++) {
@@ -218,6 +221,13 @@ int main(int argc, char **argv) {
     if (d.set_misses > miss_max) miss_max = d.set_misses;
     if (d.contacts > contacts_max) contacts_max = d.contacts;
     if (d.solver_status != CLT_SOLVE_SOLVED && d.solver_status != CLT_SOLVE_NONE) unsolved++;
+    if (memory) {
+      long hwm = peak_rss_kb();
+      if (hwm >= hwm_seen + 256) {
+        printf("rss_peak_rise step %ld peak_kb %ld solves %d contacts %d\n", (long)d.step, hwm, d.solves, d.contacts);
+        hwm_seen = hwm;
+      }
+    }
     if (every > 0 && ((k + 1) % every == 0 || k + 1 == steps))
       printf("%ld %.4f %d %d %s %.6g %.3g %.4f %.4f %.4f %.4f %d\n", (long)d.step, d.t, d.contacts, d.iterations,
              clt_solver_status_name(d.solver_status), d.kinetic_energy, d.penetration, d.wall_s, d.wall_collide_s,

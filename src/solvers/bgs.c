@@ -130,7 +130,7 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
     if (bl->free_block) {
       bl->ipiv = malloc(sizeof(int) * (size_t)k);
       int info = 0;
-      if (bl->ipiv) dgetrf_(&k, &k, bl->local, &k, bl->ipiv, &info);
+      if (bl->ipiv) clt_dgetrf(&k, &k, bl->local, &k, bl->ipiv, &info);
       if (!bl->ipiv || info != 0) {
         lcp_set_message(r, "bgs does not apply: free block %d is singular", b);
         goto done;
@@ -230,7 +230,7 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
         for (int i = 0; i < k; i++) lz[i] = -lq[i];
         const char trans = 'N';
         int one = 1, info = 0;
-        dgetrs_(&trans, &k, &one, bl->local, &k, bl->ipiv, lz, &k, &info);
+        clt_dgetrs(&trans, &k, &one, bl->local, &k, bl->ipiv, lz, &k, &info);
         for (int i = 0; i < k; i++) lz[i] += z[s + i];
       } else {
         for (int i = 0; i < k; i++) {

@@ -11,16 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/algebra.h"
 #include "solvers/fc_internal.h"
 
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
-void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda,
-             double *b, const int *ldb, int *info);
-void dtrtrs_(const char *uplo, const char *trans, const char *diag, const int *n, const int *nrhs,
-             const double *a, const int *lda, double *b, const int *ldb, int *info);
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
-            const double *beta, double *c, const int *ldc);
 
 static void set_message(clt_solve_result_t *result, const char *text) {
   if (result) snprintf(result->message, sizeof result->message, "%s", text);
@@ -263,7 +256,7 @@ static clt_status_t condense(const clt_fc_global_t *p, clt_fc_local_t *out, doub
     }
     double *Wd = malloc(((size_t)m * m + 1) * sizeof *Wd);
     if (!Wd) goto oom;
-    dpotrf_("L", &n, L, &n, &info);
+    clt_dpotrf("L", &n, L, &n, &info);
     if (info != 0) {
       free(Wd);
       clt_problem_message_fc(message, message_size,
@@ -271,15 +264,15 @@ static clt_status_t condense(const clt_fc_global_t *p, clt_fc_local_t *out, doub
       st = CLT_ERR_NUMERICAL;
       goto done;
     }
-    if (m > 0) dtrtrs_("L", "N", "N", &n, &m, L, &n, X, &n, &info); /* X = L⁻¹ H */
+    if (m > 0) clt_dtrtrs("L", "N", "N", &n, &m, L, &n, X, &n, &info); /* X = L⁻¹ H */
     const double alpha = 1.0, beta = 0.0;
-    if (m > 0) dgemm_("T", "N", &m, &m, &n, &alpha, X, &n, X, &n, &beta, Wd, &m); /* XᵀX */
+    if (m > 0) clt_dgemm("T", "N", &m, &m, &n, &alpha, X, &n, X, &n, &beta, Wd, &m); /* XᵀX */
     /* W = XᵀX is symmetric: its column-major storage is also row-major */
     out->W.kind = CLT_MATRIX_DENSE;
     out->W.rows = out->W.cols = m;
     out->W.values = Wd;
     memcpy(minv_f, p->f, (size_t)n * sizeof *minv_f);
-    dpotrs_("L", &n, &one, L, &n, minv_f, &n, &info);
+    clt_dpotrs("L", &n, &one, L, &n, minv_f, &n, &info);
   }
   multiply_transpose(&p->H, minv_f, out->q);
   for (int k = 0; k < m; k++) out->q[k] += p->w[k];
@@ -355,7 +348,7 @@ clt_status_t clt_fc_global_solve(const clt_fc_global_t *p, const clt_solver_opti
   if (L) {
     const int one = 1;
     int info = 0;
-    dpotrs_("L", &n, &one, L, &n, rhs, &n, &info);
+    clt_dpotrs("L", &n, &one, L, &n, rhs, &n, &info);
     memcpy(v, rhs, (size_t)n * sizeof *v);
   } else {
     for (int k = 0; k < n; k++) v[k] = rhs[k] / d[k];

@@ -16,13 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/algebra.h"
 #include "solvers/fc_internal.h"
 
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
-void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda,
-             double *b, const int *ldb, int *info);
-void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha,
-            const double *a, const int *lda, const double *beta, double *c, const int *ldc);
 
 /* Jacobian of the projection onto K_μ at x (d×d row-major). */
 static void projection_jacobian(int d, double mu, const double *x, double *P) {
@@ -167,7 +163,7 @@ int clt_fc_newton_polish(const clt_fc_local_t *p, const clt_fc_blocks_t *b, doub
     }
     const double one = 1.0, zero = 0.0;
     /* A = JᵀJ (lower triangle) */
-    dsyrk_("L", "T", &m, &m, &one, J, &m, &zero, A, &m);
+    clt_dsyrk("L", "T", &m, &m, &one, J, &m, &zero, A, &m);
     for (int i = 0; i < m; i++) Jd[i] = A[(size_t)i * m + i];
     const double normF = sqrt(2.0 * phi);
     int accepted = 0;
@@ -177,13 +173,13 @@ int clt_fc_newton_polish(const clt_fc_local_t *p, const clt_fc_blocks_t *b, doub
       memcpy(Af, A, (size_t)m * m * sizeof *Af);
       for (int i = 0; i < m; i++) Af[(size_t)i * m + i] = Jd[i] + lambda + 1e-14 * (1.0 + Jd[i]);
       int info = 0, nrhs = 1;
-      dpotrf_("L", &m, Af, &m, &info);
+      clt_dpotrf("L", &m, Af, &m, &info);
       if (info != 0) {
         theta *= 10.0;
         continue;
       }
       for (int i = 0; i < m; i++) step[i] = -g[i];
-      dpotrs_("L", &m, &nrhs, Af, &m, step, &m, &info);
+      clt_dpotrs("L", &m, &nrhs, Af, &m, step, &m, &info);
       double slope = 0.0; /* gᵀΔ < 0: Δ is a descent direction of ½‖F‖² */
       for (int i = 0; i < m; i++) slope += g[i] * step[i];
       if (!(slope < 0.0)) {

@@ -5,16 +5,8 @@
 
 #include <stdarg.h>
 
+#include "base/algebra.h" /* LAPACK, opened on first use */
 #include "clatter/solvers.h"
-
-/* LAPACK (Fortran symbols; Debian's liblapack / openblas). */
-void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda,
-             const int *ipiv, double *b, const int *ldb, int *info);
-void dgetri_(const int *n, double *a, const int *lda, const int *ipiv, double *work,
-             const int *lwork, int *info);
-void dgecon_(const char *norm, const int *n, const double *a, const int *lda, const double *anorm,
-             double *rcond, double *work, int *iwork, int *info);
 
 /* Dot product with four interleaved partial sums combined in a fixed order: deterministic (no
  * dependence on threads or alignment) and about four times faster than one running sum, which

@@ -152,9 +152,9 @@ static bool refactor(lcp_lemke_work_t *w, int n, const double *q) {
     }
   }
   int info = 0;
-  dgetrf_(&n, &n, b, &n, w->ipiv, &info);
+  clt_dgetrf(&n, &n, b, &n, w->ipiv, &info);
   if (info != 0) return false;
-  dgetri_(&n, b, &n, w->ipiv, w->work, &w->lwork, &info);
+  clt_dgetri(&n, b, &n, w->ipiv, w->work, &w->lwork, &info);
   if (info != 0) return false;
   for (int i = 0; i < n; i++) {
     const double *binv = b + (size_t)i * (size_t)n;
@@ -197,11 +197,11 @@ static bool refresh_xb(lcp_lemke_work_t *w, int n, const double *q, double *xb) 
     }
   }
   int info = 0, one = 1;
-  dgetrf_(&n, &n, b, &n, w->ipiv, &info);
+  clt_dgetrf(&n, &n, b, &n, w->ipiv, &info);
   if (info != 0) return false;
   memcpy(xb, q, sizeof(double) * (size_t)n);
   const char trans = 'N';
-  dgetrs_(&trans, &n, &one, b, &n, w->ipiv, xb, &n, &info);
+  clt_dgetrs(&trans, &n, &one, b, &n, w->ipiv, xb, &n, &info);
   return info == 0;
 }
 
@@ -484,12 +484,12 @@ static clt_solver_status_t solve_mixed(const double *M, int n, int nf, const dou
       x[(size_t)c * (size_t)nf + (size_t)i] = M[(size_t)i * (size_t)n + (size_t)(nf + c)];
   for (int i = 0; i < nf; i++) x[(size_t)nc * (size_t)nf + (size_t)i] = q[i];
   int info = 0;
-  dgetrf_(&nf, &nf, a, &nf, ipiv, &info);
+  clt_dgetrf(&nf, &nf, a, &nf, ipiv, &info);
   double rcond = 0.0;
   if (info == 0) {
     const char norm = '1';
     int info2 = 0;
-    dgecon_(&norm, &nf, a, &nf, &anorm, &rcond, work, iwork, &info2);
+    clt_dgecon(&norm, &nf, a, &nf, &anorm, &rcond, work, iwork, &info2);
   }
   if (info != 0 || !(rcond > 1e3 * DBL_EPSILON)) {
     snprintf(message, message_size,
@@ -499,7 +499,7 @@ static clt_solver_status_t solve_mixed(const double *M, int n, int nf, const dou
     goto done;
   }
   const char trans = 'N';
-  dgetrs_(&trans, &nf, &nrhs, a, &nf, ipiv, x, &nf, &info);
+  clt_dgetrs(&trans, &nf, &nrhs, a, &nf, ipiv, x, &nf, &info);
   /* Reduced problem. */
   for (int i = 0; i < nc; i++) {
     const double *drow = M + (size_t)(nf + i) * (size_t)n;
@@ -632,9 +632,6 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
  * singular-value cutoff, so the iterate moves as little as the equations allow. The residual is
  * evaluated on the given problem; the best iterate is kept. No regularization enters the
  * equations: an answer is accepted only by the residual of solvers.h. */
-void dgelsd_(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b,
-             const int *ldb, double *s, const double *rcond, int *rank, double *work,
-             const int *lwork, int *iwork, int *info);
 
 #define POLISH_RCOND 1e-13
 
@@ -672,7 +669,7 @@ double lcp_newton_polish(int n, int nf, const double *M, const double *q, int it
     int one = 1, rank = 0, info = 0, lwork = -1, liwork;
     double wq = 0.0, rcond = POLISH_RCOND;
     int iwq = 0;
-    dgelsd_(&nj, &nj, &one, a, &nj, r, &nj, sv, &rcond, &rank, &wq, &lwork, &iwq, &info);
+    clt_dgelsd(&nj, &nj, &one, a, &nj, r, &nj, sv, &rcond, &rank, &wq, &lwork, &iwq, &info);
     if (info != 0) break;
     lwork = (int)wq + 1;
     liwork = iwq > 1 ? iwq : 1;
@@ -681,7 +678,7 @@ double lcp_newton_polish(int n, int nf, const double *M, const double *q, int it
     work = malloc(sizeof(double) * (size_t)lwork);
     iwork = malloc(sizeof(int) * (size_t)liwork + sizeof(int) * 64 * (size_t)nj);
     if (!work || !iwork) break;
-    dgelsd_(&nj, &nj, &one, a, &nj, r, &nj, sv, &rcond, &rank, work, &lwork, iwork, &info);
+    clt_dgelsd(&nj, &nj, &one, a, &nj, r, &nj, sv, &rcond, &rank, work, &lwork, iwork, &info);
     if (info != 0) break;
     for (int c = 0; c < nj; c++) z[J[c]] += r[c];
     if (steps) (*steps)++;

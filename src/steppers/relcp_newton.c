@@ -41,7 +41,23 @@
 
 #include <suitesparse/cholmod.h>
 
+#include "base/library.h"
 #include "steppers/relcp_pgs.h" /* clt_relcp_apply */
+
+/* CHOLMOD, opened the first time a Newton solve needs it (base/library.h: most runs never do). */
+#ifndef CLATTER_CHOLMOD_SONAME
+#define CLATTER_CHOLMOD_SONAME "libcholmod.so.3"
+#endif
+enum { CH_start, CH_finish, CH_allocate_sparse, CH_sort, CH_analyze, CH_factorize_p, CH_solve, CH_zeros, CH_free_dense, CH_free_factor, CH_free_sparse, CHOLMOD_ROUTINES };
+static const char *const cholmod_names[CHOLMOD_ROUTINES] = {"cholmod_start", "cholmod_finish", "cholmod_allocate_sparse", "cholmod_sort", "cholmod_analyze", "cholmod_factorize_p", "cholmod_solve", "cholmod_zeros", "cholmod_free_dense", "cholmod_free_factor", "cholmod_free_sparse"};
+static clt_library_fn_t cholmod_symbols[CHOLMOD_ROUTINES];
+static clt_library_t cholmod_library = {.what = "CHOLMOD",
+                                        .soname = CLATTER_CHOLMOD_SONAME,
+                                        .count = CHOLMOD_ROUTINES,
+                                        .names = cholmod_names,
+                                        .symbols = cholmod_symbols};
+/* cholmod_<name> with the type cholmod.h declares; valid once clt_library_open(&cholmod_library) */
+#define CHOLMOD(name) ((__typeof__(&cholmod_##name))cholmod_symbols[CH_##name])
 
 /* the round-off guard ρ relative to max diag(A): far below anything that moves w at the tolerance */
 #define NEWTON_RHO 1e-12
@@ -67,10 +83,10 @@ typedef struct newton_t {
 
 static void newton_free(newton_t *t) {
   if (t->started) {
-    if (t->factor) cholmod_free_factor(&t->factor, &t->cc);
-    if (t->a) cholmod_free_sparse(&t->a, &t->cc);
-    if (t->rhs) cholmod_free_dense(&t->rhs, &t->cc);
-    cholmod_finish(&t->cc);
+    if (t->factor) CHOLMOD(free_factor)(&t->factor, &t->cc);
+    if (t->a) CHOLMOD(free_sparse)(&t->a, &t->cc);
+    if (t->rhs) CHOLMOD(free_dense)(&t->rhs, &t->cc);
+    CHOLMOD(finish)(&t->cc);
   }
   free(t->template_x);
   double *v[] = {t->lam, t->slack, t->g, t->rp, t->dl, t->dw, t->dla, t->dwa, t->dvec, t->best, t->diag};
@@ -110,7 +126,7 @@ static bool assemble(const clt_relcp_work_t *w, double h, newton_t *t) {
       if (mark[p] != p) nnz++;
   }
   if (ok) {
-    t->a = cholmod_allocate_sparse((size_t)n, (size_t)n, nnz, 1, 1, -1, CHOLMOD_REAL, &t->cc);
+    t->a = CHOLMOD(allocate_sparse)((size_t)n, (size_t)n, nnz, 1, 1, -1, CHOLMOD_REAL, &t->cc);
     t->template_x = malloc(sizeof(double) * (nnz + 1));
     ok = t->a && t->template_x;
   }
@@ -147,7 +163,7 @@ static bool assemble(const clt_relcp_work_t *w, double h, newton_t *t) {
       }
     }
     ap[n] = (int)k;
-    ok = cholmod_sort(t->a, &t->cc) != 0;
+    ok = CHOLMOD(sort)(t->a, &t->cc) != 0;
     if (ok) {
       memcpy(t->template_x, t->a->x, sizeof(double) * k);
       for (int p = 0; p < n; p++) t->diag[p] = 0.0;
@@ -170,16 +186,16 @@ static bool factor_shifted(newton_t *t, const double *dvec, double rho) {
   for (int p = 0; p < n; p++)
     for (int e = ap[p]; e < ap[p + 1]; e++) ax[e] = ai[e] == p ? t->template_x[e] + dvec[p] : t->template_x[e];
   double beta[2] = {rho, 0.0};
-  if (!cholmod_factorize_p(t->a, beta, NULL, 0, t->factor, &t->cc)) return false;
+  if (!CHOLMOD(factorize_p)(t->a, beta, NULL, 0, t->factor, &t->cc)) return false;
   return t->cc.status == CHOLMOD_OK && t->factor->minor >= (size_t)n;
 }
 
 /* x = (A + D + ρI)⁻¹ rhs with the current factor; false if CHOLMOD failed. */
 static bool solve_into(newton_t *t, double *x) {
-  cholmod_dense *sol = cholmod_solve(CHOLMOD_A, t->factor, t->rhs, &t->cc);
+  cholmod_dense *sol = CHOLMOD(solve)(CHOLMOD_A, t->factor, t->rhs, &t->cc);
   if (!sol) return false;
   memcpy(x, sol->x, sizeof(double) * (size_t)t->n);
-  cholmod_free_dense(&sol, &t->cc);
+  CHOLMOD(free_dense)(&sol, &t->cc);
   return true;
 }
 
@@ -238,8 +254,11 @@ clt_status_t clt_relcp_newton_solve(const clt_relcp_work_t *w, double h, const c
   int it = 0, best_it = 0;
   clt_status_t status = CLT_OK;
   r->status = res <= tol_abs ? CLT_SOLVE_SOLVED : CLT_SOLVE_MAX_ITERATIONS;
-  if (r->status != CLT_SOLVE_SOLVED) {
-    cholmod_start(&t.cc);
+  if (r->status != CLT_SOLVE_SOLVED && !clt_library_open(&cholmod_library)) {
+    r->status = CLT_SOLVE_ERROR;
+    snprintf(r->message, sizeof r->message, "newton: %.140s", cholmod_library.error);
+  } else if (r->status != CLT_SOLVE_SOLVED) {
+    CHOLMOD(start)(&t.cc);
     t.started = true;
     t.cc.print = 0;
     t.cc.error_handler = NULL;
@@ -252,8 +271,8 @@ clt_status_t clt_relcp_newton_solve(const clt_relcp_work_t *w, double h, const c
       r->status = CLT_SOLVE_ERROR;
       snprintf(r->message, sizeof r->message, "newton: assembling A failed (cholmod status %d)", t.cc.status);
     } else {
-      t.factor = cholmod_analyze(t.a, &t.cc);
-      t.rhs = cholmod_zeros((size_t)n, 1, CHOLMOD_REAL, &t.cc);
+      t.factor = CHOLMOD(analyze)(t.a, &t.cc);
+      t.rhs = CHOLMOD(zeros)((size_t)n, 1, CHOLMOD_REAL, &t.cc);
       if (!t.factor || !t.rhs) {
         r->status = CLT_SOLVE_ERROR;
         snprintf(r->message, sizeof r->message, "newton: symbolic analysis failed (cholmod status %d)", t.cc.status);

@@ -7,10 +7,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/algebra.h"
 #include "steppers/stepper.h"
 
-void dpstrf_(const char *uplo, const int *n, double *a, const int *lda, int *piv, int *rank, const double *tol,
-             double *work, int *info);
 
 /* Relative pivot threshold of the rank decision: a remaining Schur-complement pivot below this
  * fraction of the largest diagonal of G counts as zero (rounding leaves ~1e-16 on dependent rows). */
@@ -92,7 +91,8 @@ clt_status_t clt_drop_dependent_rows(clt_world_t *world, clt_step_work_t *work, 
   int rank = 0, info = 0;
   if (max_diag > 0.0) {
     double tol = JOINT_RANK_TOLERANCE * max_diag;
-    dpstrf_("L", &n, g, &n, work->ipiv, &rank, &tol, work->b, &info);
+    clt_dpstrf("L", &n, g, &n, work->ipiv, &rank, &tol, work->b, &info);
+    if (info == CLT_ALGEBRA_UNAVAILABLE) return clt_world_fail(world, CLT_ERR_UNSUPPORTED, "step: %s", clt_algebra_error());
     if (info < 0) return clt_world_fail(world, CLT_ERR_NUMERICAL, "step: joint rank factorization failed (%d)", info);
   }
   if (rank == n) return CLT_OK;

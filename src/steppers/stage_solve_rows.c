@@ -20,15 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/algebra.h"
 #include "clatter/solvers.h"
 #include "steppers/stepper.h"
 
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
-void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda, double *b,
-             const int *ldb, int *info);
-void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
-void dgetrs_(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
-             double *b, const int *ldb, int *info);
 
 /* The largest scaled residual of an inexact solve whose impulses are still applied (see below). */
 #define USABLE_RESIDUAL 1e-6
@@ -218,17 +213,17 @@ static void solve_equalities(clt_step_work_t *w, int n, clt_solve_result_t *r) {
   memcpy(w->chol, w->A, (size_t)n * (size_t)n * sizeof *w->chol);
   for (int i = 0; i < n; i++) w->z[i] = -w->b[i];
   if (w->symmetric) {
-    dpotrf_("L", &n, w->chol, &n, &info);
-    if (info == 0) dpotrs_("L", &n, &one, w->chol, &n, w->z, &n, &info);
+    clt_dpotrf("L", &n, w->chol, &n, &info);
+    if (info == 0) clt_dpotrs("L", &n, &one, w->chol, &n, w->z, &n, &info);
   } else {
     info = 1;
   }
   if (info != 0) { /* not symmetric, or not numerically positive definite: LU */
     memcpy(w->chol, w->A, (size_t)n * (size_t)n * sizeof *w->chol);
     for (int i = 0; i < n; i++) w->z[i] = -w->b[i];
-    dgetrf_(&n, &n, w->chol, &n, w->ipiv, &info);
+    clt_dgetrf(&n, &n, w->chol, &n, w->ipiv, &info);
     /* chol holds Aᵀ in column-major order, so solve the transposed system. */
-    if (info == 0) dgetrs_("T", &n, &one, w->chol, &n, w->ipiv, w->z, &n, &info);
+    if (info == 0) clt_dgetrs("T", &n, &one, w->chol, &n, w->ipiv, w->z, &n, &info);
   }
   r->iterations = 1;
   for (int i = 0; i < n; i++) {
@@ -238,7 +233,10 @@ static void solve_equalities(clt_step_work_t *w, int n, clt_solve_result_t *r) {
   }
   r->residual_abs = norm_inf(w->w, n);
   r->residual = r->residual_abs / (1.0 + norm_inf(w->b, n));
-  if (info != 0) {
+  if (info == CLT_ALGEBRA_UNAVAILABLE) {
+    r->status = CLT_SOLVE_ERROR;
+    snprintf(r->message, sizeof r->message, "joint system: %.140s", clt_algebra_error());
+  } else if (info != 0) {
     r->status = CLT_SOLVE_ERROR;
     snprintf(r->message, sizeof r->message, "joint system singular (LAPACK info %d)", info);
   } else {
@@ -369,6 +367,9 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
     bool warm_nonzero = false; /* a start from memory, not from zero */
     for (int i = 0; o.warm_start && i < n && !warm_nonzero; i++) warm_nonzero = w->z[i] != 0.0;
     st = clt_lcp_solve(solver, &problem, &o, w->z, w->w, &result);
+    if (clt_algebra_error()) /* no LAPACK (base/algebra.h): not a failed solve for a fallback to hide */
+      return clt_world_fail(world, CLT_ERR_UNSUPPORTED, "step %lld: %s solver: %s", (long long)d->step,
+                            clt_solver_kind_name(solver), clt_algebra_error());
     if (st == CLT_OK && warm_nonzero && result.status != CLT_SOLVE_SOLVED) {
       /* A warm start can leave block Gauss–Seidel creeping along the non-unique directions of a
        * degenerate contact set; a cold start from zero is then tried as well. */

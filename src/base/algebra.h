@@ -1,0 +1,40 @@
+/* LAPACK and BLAS for the dense solvers, opened on first use (base/library.h says why).
+ *
+ * Each clt_dxxxx takes the arguments of the Fortran routine dxxxx_ it calls, by address, with
+ * column-major matrices. When the library cannot be loaded, the routines that report through
+ * `info` set it to CLT_ALGEBRA_UNAVAILABLE (a value LAPACK itself never returns), so every caller's
+ * existing failure path takes over, and the two BLAS products, which have no `info`, fill their
+ * output with NaN, so that no result computed from them passes a residual test. The reason is on
+ * stderr once (clt_library_open) and in clt_algebra_error(). */
+#ifndef CLATTER_BASE_ALGEBRA_H
+#define CLATTER_BASE_ALGEBRA_H
+
+#define CLT_ALGEBRA_UNAVAILABLE (-1000)
+
+/* Why LAPACK could not be loaded, or NULL when it was (or has not been tried). */
+const char *clt_algebra_error(void);
+/* What is opened: the SONAME of the LAPACK CMake found (e.g. "libopenblas.so.0"). */
+const char *clt_algebra_library(void);
+
+void clt_dgetrf(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+void clt_dgetrs(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
+                double *b, const int *ldb, int *info);
+void clt_dgetri(const int *n, double *a, const int *lda, const int *ipiv, double *work, const int *lwork, int *info);
+void clt_dgecon(const char *norm, const int *n, const double *a, const int *lda, const double *anorm, double *rcond,
+                double *work, int *iwork, int *info);
+void clt_dgelsd(const int *m, const int *n, const int *nrhs, double *a, const int *lda, double *b, const int *ldb,
+                double *s, const double *rcond, int *rank, double *work, const int *lwork, int *iwork, int *info);
+void clt_dpotrf(const char *uplo, const int *n, double *a, const int *lda, int *info);
+void clt_dpotrs(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda, double *b,
+                const int *ldb, int *info);
+void clt_dpstrf(const char *uplo, const int *n, double *a, const int *lda, int *piv, int *rank, const double *tol,
+                double *work, int *info);
+void clt_dtrtrs(const char *uplo, const char *trans, const char *diag, const int *n, const int *nrhs, const double *a,
+                const int *lda, double *b, const int *ldb, int *info);
+void clt_dgemm(const char *transa, const char *transb, const int *m, const int *n, const int *k, const double *alpha,
+               const double *a, const int *lda, const double *b, const int *ldb, const double *beta, double *c,
+               const int *ldc);
+void clt_dsyrk(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha, const double *a,
+               const int *lda, const double *beta, double *c, const int *ldc);
+
+#endif
