@@ -1,6 +1,7 @@
-/* Uniform-grid broad phase (SPEC.md §5; see broadphase.h). The cell is at least as large as every
- * "grid" proxy's inflated box, so each such box is entered once, in the cell of its lower corner,
- * and two boxes can only overlap when their cells differ by at most one along every axis. The
+/* Uniform-grid broad phase (SPEC.md §5; see broadphase.h). Along each axis the cell is at least as
+ * long as every "grid" proxy's inflated box (the cells are boxes, not cubes: make_grid), so each
+ * such box is entered once, in the cell of its lower corner, and two boxes can only overlap when
+ * their cells differ by at most one along every axis. The
  * grid proxies are sorted by cell key (column, then position along the sweep axis, the axis of
  * the largest span), and each one is tested against the proxies of its own cell and the next one
  * along its column, and of the three cells around it in each of the forward neighbour columns: a
@@ -66,7 +67,8 @@ typedef struct thread_pairs_t {
 /* Partial bounds of one block of proxies (bounded, finite ones). */
 typedef struct block_bounds_t {
   double lo[3], hi[3];
-  double extent_sum, extent_max, coord_max;
+  double extent_sum[3], extent_max[3]; /* per axis */
+  double coord_max;
   int bounded;
 } block_bounds_t;
 
@@ -372,15 +374,15 @@ static int bit_width(uint64_t v) {
 /* The grid of one query. */
 typedef struct grid_t {
   double origin[3];
-  double inv_cell;
-  double limit;   /* largest inflated extent of a grid proxy: (1 − 10⁻⁶) of the cell */
+  double inv_cell[3];
+  double limit[3]; /* largest inflated extent of a grid proxy along each axis: (1 − 10⁻⁶) of the cell */
   int sweep, a, b; /* axes: sweep (sorted along), a and b (the column; 2D: b unused) */
   int bits_s, bits_b, bits_a;
   uint64_t count_a, count_b; /* cells along a and b */
 } grid_t;
 
 static uint64_t cell_of(const grid_t *g, double x, int k) {
-  double c = floor((x - g->origin[k]) * g->inv_cell);
+  double c = floor((x - g->origin[k]) * g->inv_cell[k]);
   if (!(c >= 0.0)) return 0; /* (never: x ≥ origin) */
   if (c > (double)((1u << (CELL_BITS + 1)) - 1)) return (1u << (CELL_BITS + 1)) - 1;
   return (uint64_t)c;
@@ -390,9 +392,7 @@ static uint64_t cell_of(const grid_t *g, double x, int k) {
 static void block_bounds(const clt_broadphase_proxy_t *proxies, int count, int blk, int dim, double margin,
                          block_bounds_t *out) {
   block_bounds_t r;
-  for (int k = 0; k < 3; k++) r.lo[k] = INFINITY, r.hi[k] = -INFINITY;
-  r.extent_sum = 0.0;
-  r.extent_max = 0.0;
+  for (int k = 0; k < 3; k++) r.lo[k] = INFINITY, r.hi[k] = -INFINITY, r.extent_sum[k] = r.extent_max[k] = 0.0;
   r.coord_max = 0.0;
   r.bounded = 0;
   int end = (blk + 1) * BLOCK_PROXIES < count ? (blk + 1) * BLOCK_PROXIES : count;
@@ -404,40 +404,44 @@ static void block_bounds(const clt_broadphase_proxy_t *proxies, int count, int b
       if (!isfinite(p->lower[k]) || !isfinite(p->upper[k])) finite = false;
     if (!finite) continue;
     /* (finite values: plain comparisons, which unlike fmax are inlined) */
-    double e = 0.0;
     for (int k = 0; k < dim; k++) {
       double l = p->lower[k] - margin, u = p->upper[k] + margin, a = fabs(l) > fabs(u) ? fabs(l) : fabs(u);
-      if (u - l > e) e = u - l;
+      double e = u - l;
+      r.extent_sum[k] += e;
+      if (e > r.extent_max[k]) r.extent_max[k] = e;
       if (l < r.lo[k]) r.lo[k] = l;
       if (u > r.hi[k]) r.hi[k] = u;
       if (a > r.coord_max) r.coord_max = a;
     }
-    r.extent_sum += e;
-    if (e > r.extent_max) r.extent_max = e;
     r.bounded++;
   }
   *out = r;
 }
 
-/* Chooses the cell, the axes and the origin from the bounds of the bounded proxies (the cell
- * depends on the proxies only). */
+/* Chooses the cells, the axes and the origin from the bounds of the bounded proxies (the cells
+ * depend on the proxies only). The cell is chosen per axis, from the extents along that axis:
+ * where the boxes are longer along one axis than the others (grains falling through a step swept
+ * along their velocity: 0.4 m tall, 0.1 m wide at 10⁵ grains), a cube as large as the longest
+ * extent would put 16 times as many grains in a cell across, and every grain is tested against
+ * the 27 cells around it (bench/granular/results.md "Session 26"). */
 static void make_grid(const block_bounds_t *all, int dim, grid_t *g) {
-  double mean = all->bounded > 0 ? all->extent_sum / all->bounded : 0.0;
-  double target = fmin(all->extent_max, LARGE_FACTOR * mean);
-  double span[3] = {0.0, 0.0, 0.0}, span_max = 0.0;
+  double span[3] = {0.0, 0.0, 0.0};
   for (int k = 0; k < 3; k++) {
     g->origin[k] = all->bounded > 0 && k < dim ? all->lo[k] : 0.0;
     if (all->bounded > 0 && k < dim) span[k] = all->hi[k] - all->lo[k];
-    span_max = fmax(span_max, span[k]);
   }
-  /* Cell coordinates below 2^CELL_BITS along the largest span, and rounding far below the 10⁻⁶
-   * slack of the neighbour property at the scene's coordinates (broadphase.c top comment). */
-  double cell = target * (1.0 + 2e-6);
-  cell = fmax(cell, span_max * (1.0 / (double)(1u << CELL_BITS)));
-  cell = fmax(cell, all->coord_max * (1.0 / (double)(1u << 26)));
-  if (!(cell > 0.0) || !isfinite(cell)) cell = 1.0;
-  g->inv_cell = 1.0 / cell;
-  g->limit = cell * (1.0 - 1e-6);
+  for (int k = 0; k < 3; k++) {
+    double mean = all->bounded > 0 ? all->extent_sum[k] / all->bounded : 0.0;
+    double target = fmin(all->extent_max[k], LARGE_FACTOR * mean);
+    /* Cell coordinates below 2^CELL_BITS along the axis, and rounding far below the 10⁻⁶ slack
+     * of the neighbour property at the scene's coordinates (broadphase.c top comment). */
+    double cell = target * (1.0 + 2e-6);
+    cell = fmax(cell, span[k] * (1.0 / (double)(1u << CELL_BITS)));
+    cell = fmax(cell, all->coord_max * (1.0 / (double)(1u << 26)));
+    if (!(cell > 0.0) || !isfinite(cell)) cell = 1.0;
+    g->inv_cell[k] = 1.0 / cell;
+    g->limit[k] = cell * (1.0 - 1e-6);
+  }
   /* The sweep axis: the largest span (the column grid over the two others stays small). */
   g->sweep = 0;
   for (int k = 1; k < dim; k++)
@@ -681,21 +685,25 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
   for (int blk = 0; blk < blocks; blk++) block_bounds(proxies, count, blk, dim, margin, &bb[blk]);
   block_bounds_t all;
   for (int k = 0; k < 3; k++) all.lo[k] = INFINITY, all.hi[k] = -INFINITY;
-  all.extent_sum = all.extent_max = all.coord_max = 0.0;
+  for (int k = 0; k < 3; k++) all.extent_sum[k] = all.extent_max[k] = 0.0;
+  all.coord_max = 0.0;
   all.bounded = 0;
   for (int blk = 0; blk < blocks; blk++) {
     for (int k = 0; k < 3; k++) {
       all.lo[k] = fmin(all.lo[k], bb[blk].lo[k]);
       all.hi[k] = fmax(all.hi[k], bb[blk].hi[k]);
     }
-    all.extent_sum += bb[blk].extent_sum;
-    all.extent_max = fmax(all.extent_max, bb[blk].extent_max);
+    for (int k = 0; k < 3; k++) {
+      all.extent_sum[k] += bb[blk].extent_sum[k];
+      all.extent_max[k] = fmax(all.extent_max[k], bb[blk].extent_max[k]);
+    }
     all.coord_max = fmax(all.coord_max, bb[blk].coord_max);
     all.bounded += bb[blk].bounded;
   }
   grid_t g;
   make_grid(&all, dim, &g);
-  bp->cell_size = 1.0 / g.inv_cell;
+  bp->cell_size = 0.0;
+  for (int k = 0; k < dim; k++) bp->cell_size = fmax(bp->cell_size, 1.0 / g.inv_cell[k]);
 
   /* Cell keys: (a, b, sweep cell) for the grid proxies; the others after them (large: 1, unbounded:
    * 2 above every grid key), so the sort also lists them in index order. */
@@ -717,7 +725,7 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
     bool grid = true;
     for (int k = 0; k < dim && grid; k++) {
       double l = p->lower[k] - margin, u = p->upper[k] + margin;
-      if (!isfinite(l) || !isfinite(u) || !(u - l <= g.limit)) grid = false;
+      if (!isfinite(l) || !isfinite(u) || !(u - l <= g.limit[k])) grid = false;
     }
     if (!grid) {
       keys[i].key = large_key;

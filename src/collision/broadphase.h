@@ -62,7 +62,7 @@ typedef struct clt_broadphase_t {
   void *kept;         /* clt_broadphase_update_pairs: the earlier pairs while it works */
   int kept_capacity;
   /* Statistics of the last query (for benchmarks and tests). */
-  double cell_size;
+  double cell_size;    /* the longest side of the grid's cells (they are chosen per axis) */
   int grid_entries;   /* proxies entered in the grid (one cell each) */
   int large_count;
   int64_t entry_tests; /* box tests of grid neighbours: O(N) for granular scenes */
