@@ -14,7 +14,6 @@
 #include "base/algebra.h"
 #include "solvers/fc_internal.h"
 
-
 static void set_message(clt_solve_result_t *result, const char *text) {
   if (result) snprintf(result->message, sizeof result->message, "%s", text);
 }

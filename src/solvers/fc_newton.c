@@ -19,7 +19,6 @@
 #include "base/algebra.h"
 #include "solvers/fc_internal.h"
 
-
 /* Jacobian of the projection onto K_μ at x (d×d row-major). */
 static void projection_jacobian(int d, double mu, const double *x, double *P) {
   memset(P, 0, (size_t)d * d * sizeof *P);

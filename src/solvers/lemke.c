@@ -76,7 +76,6 @@ lcp_lemke_work_t *lcp_lemke_work_create(int capacity) {
 
 void lcp_lemke_work_destroy(lcp_lemke_work_t *w) { free(w); }
 
-
 /* Accuracy check period (a refactorization follows only when the basis has drifted). */
 static int refactor_period(int n) { return n > 32 ? n : 32; }
 

@@ -48,8 +48,14 @@
 #ifndef CLATTER_CHOLMOD_SONAME
 #define CLATTER_CHOLMOD_SONAME "libcholmod.so.3"
 #endif
-enum { CH_start, CH_finish, CH_allocate_sparse, CH_sort, CH_analyze, CH_factorize_p, CH_solve, CH_zeros, CH_free_dense, CH_free_factor, CH_free_sparse, CHOLMOD_ROUTINES };
-static const char *const cholmod_names[CHOLMOD_ROUTINES] = {"cholmod_start", "cholmod_finish", "cholmod_allocate_sparse", "cholmod_sort", "cholmod_analyze", "cholmod_factorize_p", "cholmod_solve", "cholmod_zeros", "cholmod_free_dense", "cholmod_free_factor", "cholmod_free_sparse"};
+enum {
+  CH_start, CH_finish, CH_allocate_sparse, CH_sort, CH_analyze, CH_factorize_p,
+  CH_solve, CH_zeros, CH_free_dense, CH_free_factor, CH_free_sparse, CHOLMOD_ROUTINES
+};
+static const char *const cholmod_names[CHOLMOD_ROUTINES] = {
+    "cholmod_start", "cholmod_finish", "cholmod_allocate_sparse", "cholmod_sort",
+    "cholmod_analyze", "cholmod_factorize_p", "cholmod_solve", "cholmod_zeros",
+    "cholmod_free_dense", "cholmod_free_factor", "cholmod_free_sparse"};
 static clt_library_fn_t cholmod_symbols[CHOLMOD_ROUTINES];
 static clt_library_t cholmod_library = {.what = "CHOLMOD",
                                         .soname = CLATTER_CHOLMOD_SONAME,

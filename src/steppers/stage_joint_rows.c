@@ -10,7 +10,6 @@
 #include "base/algebra.h"
 #include "steppers/stepper.h"
 
-
 /* Relative pivot threshold of the rank decision: a remaining Schur-complement pivot below this
  * fraction of the largest diagonal of G counts as zero (rounding leaves ~1e-16 on dependent rows). */
 #define JOINT_RANK_TOLERANCE 1e-10

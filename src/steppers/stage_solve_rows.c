@@ -24,7 +24,6 @@
 #include "clatter/solvers.h"
 #include "steppers/stepper.h"
 
-
 /* The largest scaled residual of an inexact solve whose impulses are still applied (see below). */
 #define USABLE_RESIDUAL 1e-6
 /* Newton steps of the polish after a failed Lemke solve (clt_lcp_polish). */
