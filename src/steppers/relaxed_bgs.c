@@ -1414,9 +1414,9 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   r->colour_count = clt_colour_pairs(nc, r->ends, r->mask, r->colour, r->order, r->colour_start);
   /* the colouring's input and work are dead until the next solve's colouring: given back before the
    * records are written, they do not count in the solve's peak memory (base/pages.h) */
-  clt_release_pages(r->ends, (size_t)r->contact_capacity * 2 * sizeof *r->ends);
-  clt_release_pages(r->colour, (size_t)r->contact_capacity * sizeof *r->colour);
-  clt_release_pages(r->mask, (size_t)r->body_capacity * sizeof *r->mask);
+  clt_work_release(w, r->ends, (size_t)r->contact_capacity * 2 * sizeof *r->ends);
+  clt_work_release(w, r->colour, (size_t)r->contact_capacity * sizeof *r->colour);
+  clt_work_release(w, r->mask, (size_t)r->body_capacity * sizeof *r->mask);
   /* The warm start, part one: each contact's impulses in the contact memory (of the last step, or
    * of the solve before), in contact order (mostly the memory's key order: warm_find's lookup hint,
    * one per thread; the hint only saves searches, so any split finds the same entries), into z
@@ -1436,7 +1436,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       for (int j = 0; j < nc; j++) warm_find(w, j, found + CLT_Z_BRACKET * (size_t)j, &hint);
     }
     if (r->round_warm)
-      clt_release_pages(r->round_memory, (size_t)r->round_memory_capacity * sizeof *r->round_memory);
+      clt_work_release(w, r->round_memory, (size_t)r->round_memory_capacity * sizeof *r->round_memory);
   }
   /* the records' layout: sphere where every contact allows it (and no joint row shares the bodies'
    * body-frame velocities), else general (clt_relaxed_contact_t) */
@@ -1475,7 +1475,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
 #pragma omp parallel for schedule(static) if (par)
 #endif
   for (int i = 0; i < nc; i++) clt_relaxed_block(r, i)->index = r->order[i];
-  clt_release_pages(r->order, (size_t)r->contact_capacity * sizeof *r->order); /* (as ends, below) */
+  clt_work_release(w, r->order, (size_t)r->contact_capacity * sizeof *r->order); /* (as ends, below) */
   if (nc > 0) memset(r->hot, 0, (size_t)nc);
   r->hot_list_valid = false;
 #ifdef _OPENMP
@@ -1545,8 +1545,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   }
   /* What the build and the warm start read is dead until the next solve writes it (z: at its end):
    * none of it counts in the sweeps' peak memory (base/pages.h) */
-  clt_release_pages(r->delta, (size_t)r->contact_capacity * sizeof *r->delta);
-  clt_release_pages(found, (size_t)nc * CLT_Z_BRACKET * sizeof *found);
+  clt_work_release(w, r->delta, (size_t)r->contact_capacity * sizeof *r->delta);
+  clt_work_release(w, found, (size_t)nc * CLT_Z_BRACKET * sizeof *found);
 
   int sweeps = 0, max_sweeps = world->method.max_iterations;
   double omega = world->method.relaxation;

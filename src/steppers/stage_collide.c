@@ -166,7 +166,10 @@ static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double m
   if (st != CLT_OK) return clt_world_fail(world, st, "collide: broad phase failed (%s)", clt_status_name(st));
   /* its grid and sorts are dead until the next search writes them: they need not count in the
    * narrow phase's peak memory (base/pages.h) */
-  clt_broadphase_release_scratch(&w->broadphase);
+#ifndef CLATTER_POISON_RELEASED
+  if (w->release_pages)
+#endif
+    clt_broadphase_release_scratch(&w->broadphase);
   return CLT_OK;
 }
 
@@ -710,7 +713,7 @@ double clt_world_penetration(clt_world_t *world) {
       if (-points[i].distance > worst) worst = -points[i].distance;
   }
   /* what the search read is dead until the next one writes it (base/pages.h; the pairs stay) */
-  clt_release_pages(w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
-  if (w->relaxed) clt_release_pages(w->relaxed->centres, (size_t)w->relaxed->centre_capacity * 3 * sizeof(double));
+  clt_work_release(w, w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
+  if (w->relaxed) clt_work_release(w, w->relaxed->centres, (size_t)w->relaxed->centre_capacity * 3 * sizeof(double));
   return worst;
 }

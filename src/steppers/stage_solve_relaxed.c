@@ -491,8 +491,8 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
     }
   }
   /* the links and start boxes are dead until the next spreading (base/pages.h) */
-  clt_release_pages(r->link, (size_t)r->link_capacity * sizeof *r->link);
-  clt_release_pages(r->box0, (size_t)r->body_capacity * 6 * sizeof *r->box0);
+  clt_work_release(w, r->link, (size_t)r->link_capacity * sizeof *r->link);
+  clt_work_release(w, r->box0, (size_t)r->body_capacity * 6 * sizeof *r->box0);
   return true;
 }
 
@@ -818,7 +818,7 @@ static void release_round_memory(clt_step_work_t *w, clt_relaxed_work_t *r) {
   r->round_memory = NULL;
   r->round_memory_capacity = 0;
   r->round_memory_count = 0;
-  clt_release_pages(w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
+  clt_work_release(w, w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
 }
 
 /* After the active set is found: what only the search for it reads is dead until the next search
@@ -828,8 +828,8 @@ static void release_round_memory(clt_step_work_t *w, clt_relaxed_work_t *r) {
  * (a later solve updates them, the diagnostics test them), and so do the own pairs and every
  * per-body array a later solve of the step starts from. */
 static void release_search(clt_step_work_t *w, clt_relaxed_work_t *r) {
-  clt_release_pages(w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
-  clt_release_pages(r->centres, (size_t)r->centre_capacity * 3 * sizeof *r->centres);
+  clt_work_release(w, w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
+  clt_work_release(w, r->centres, (size_t)r->centre_capacity * 3 * sizeof *r->centres);
 }
 
 static clt_status_t relaxed_solves(clt_step_context_t *c);
@@ -841,8 +841,8 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
    * next step's first solve) */
   clt_relaxed_work_t *r = c->work->relaxed;
   if (r) {
-    clt_release_pages(r->demand, (size_t)r->body_capacity * 6 * sizeof *r->demand);
-    clt_release_pages(r->solved, (size_t)r->body_capacity * 6 * sizeof *r->solved);
+    clt_work_release(c->work, r->demand, (size_t)r->body_capacity * 6 * sizeof *r->demand);
+    clt_work_release(c->work, r->solved, (size_t)r->body_capacity * 6 * sizeof *r->solved);
   }
   return st;
 }
@@ -886,14 +886,14 @@ static clt_status_t relaxed_solves(clt_step_context_t *c) {
     }
     /* the impulses of the step before (only its contact report read them: rows.h) or of the solve
      * before (read only where it stands, above): dead until this solve writes them */
-    clt_release_pages(w->z, (size_t)w->z_capacity * sizeof *w->z);
+    clt_work_release(w, w->z, (size_t)w->z_capacity * sizeof *w->z);
     if (st == CLT_OK) st = clt_stage_joint_rows(c);
     if (st == CLT_OK) st = clt_stage_relaxed_contacts(c);
     double t2 = now_s();
     if (st == CLT_OK) st = clt_stage_free_velocity(c);
     if (st == CLT_OK) st = clt_stage_solve_relaxed(c);
     /* the block Gauss–Seidel's records: the next solve builds them anew */
-    clt_release_pages(r->contacts, r->contact_bytes);
+    clt_work_release(w, r->contacts, r->contact_bytes);
     if (r->round_warm) release_round_memory(w, r);
     double t3 = now_s();
     d->wall_collide_s += t1 - t0;
@@ -917,7 +917,7 @@ static clt_status_t relaxed_solves(clt_step_context_t *c) {
     if (st != CLT_OK) return st;
     clt_contact_memory_take(&r->round_memory, &r->round_memory_count, &r->round_memory_capacity, &w->next_memory,
                             &w->next_memory_count, &w->next_memory_capacity);
-    clt_release_pages(w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
+    clt_work_release(w, w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
     r->round_warm = true;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)

@@ -34,7 +34,7 @@ clt_status_t clt_stage_commit(clt_step_context_t *c) {
   clt_contact_memory_take(&w->memory, &w->memory_count, &w->memory_capacity, &w->next_memory, &w->next_memory_count,
                           &w->next_memory_capacity);
   /* the memory of the step before: dead until the next step's stage "remember" writes it */
-  clt_release_pages(w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
+  clt_work_release(w, w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
   double *ji = w->joint_impulse;
   w->joint_impulse = w->next_joint_impulse;
   w->next_joint_impulse = ji;
@@ -88,6 +88,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
   /* the relaxed scheme's kept pairs read their poses from the backup (clt_relaxed_keep_pairs) */
   if (work->relaxed) work->relaxed->reuse_valid = false;
   copy_states(world->backup, world->states, world->body_count);
+  work->release_pages = world->body_count >= CLT_RELEASE_MIN_BODIES;
 
   clt_diagnostics_t d;
   memset(&d, 0, sizeof d);
