@@ -169,8 +169,8 @@ typedef struct clt_step_work_t {
  * lowers the peak memory by what the dead buffers hold, and costs a page fault and a zeroed page
  * per page when the next writer comes. In a small world that is all cost: the 10³ pile's step took
  * 20 % longer with the pages given back (4.28–4.60 against 3.52–3.67 ms, the same bits) for 0.6 MB
- * less peak memory; at 8·10³ they save 4.8 MB, 2.2 kB of its 2 kB a body budget's excess
- * (bench/granular/results.md "Session 26"). */
+ * less peak memory. At 8·10³ the buffers under 1 MB alone keep 4.8 MB off the peak, so a byte
+ * threshold cannot tell the two apart (bench/granular/results.md "Session 26"). */
 #define CLT_RELEASE_MIN_BODIES 4096
 
 /* clt_release_pages where this step gives pages back (w->release_pages); in the sanitizer build
