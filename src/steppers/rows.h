@@ -173,16 +173,21 @@ typedef struct clt_step_work_t {
  * threshold cannot tell the two apart (bench/granular/results.md "Session 26"). */
 #define CLT_RELEASE_MIN_BODIES 4096
 
-/* clt_release_pages where this step gives pages back (w->release_pages); in the sanitizer build
- * (CLATTER_POISON_RELEASED) always, so that a reader of a dead buffer fails the tests whatever the
- * world's size. */
-static inline void clt_work_release(const clt_step_work_t *w, void *p, size_t bytes) {
+/* Whether this step hands dead buffers to clt_release_pages: where it gives pages back
+ * (w->release_pages), and in the sanitizer build (CLATTER_POISON_RELEASED) always, so that a
+ * reader of a dead buffer fails the tests whatever the world's size. */
+static inline bool clt_work_releases(const clt_step_work_t *w) {
 #ifdef CLATTER_POISON_RELEASED
   (void)w;
-  clt_release_pages(p, bytes);
+  return true;
 #else
-  if (w->release_pages) clt_release_pages(p, bytes);
+  return w->release_pages;
 #endif
+}
+
+/* clt_release_pages(p, bytes) where clt_work_releases(w). */
+static inline void clt_work_release(const clt_step_work_t *w, void *p, size_t bytes) {
+  if (clt_work_releases(w)) clt_release_pages(p, bytes);
 }
 
 /* The compact layout of z (z_bracket): c_n, α, β and k0 · CLT_Z_BRACKET_K + k1 (exact in a double:

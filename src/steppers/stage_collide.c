@@ -166,10 +166,7 @@ static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double m
   if (st != CLT_OK) return clt_world_fail(world, st, "collide: broad phase failed (%s)", clt_status_name(st));
   /* its grid and sorts are dead until the next search writes them: they need not count in the
    * narrow phase's peak memory (base/pages.h) */
-#ifndef CLATTER_POISON_RELEASED
-  if (w->release_pages)
-#endif
-    clt_broadphase_release_scratch(&w->broadphase);
+  if (clt_work_releases(w)) clt_broadphase_release_scratch(&w->broadphase);
   return CLT_OK;
 }
 
