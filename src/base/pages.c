@@ -24,3 +24,17 @@ void clt_release_pages(void *p, size_t bytes) {
   (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
 #endif
 }
+
+void clt_zero_pages(void *p, size_t bytes) {
+  if (!p || bytes == 0) return;
+  long s = sysconf(_SC_PAGESIZE);
+  size_t page = s > 0 ? (size_t)s : 4096;
+  uintptr_t begin = (uintptr_t)p, end = begin + bytes;
+  uintptr_t lo = (begin + page - 1) / page * page, hi = end / page * page;
+  if (bytes < CLT_RELEASE_MIN_BYTES || hi <= lo || madvise((void *)lo, hi - lo, MADV_DONTNEED) != 0) {
+    memset(p, 0, bytes);
+    return;
+  }
+  memset(p, 0, lo - begin); /* the partial pages at the two ends */
+  memset((void *)hi, 0, end - hi);
+}

@@ -31,6 +31,14 @@
  * ("Session 23"). */
 void clt_release_pages(void *p, size_t bytes);
 
+/* p[0, bytes) = 0, with the whole pages inside it given back to the system (madvise
+ * MADV_DONTNEED: a private anonymous page reads as zero afterwards, from the shared zero page, and
+ * counts in the resident size only once written again) when it spans at least
+ * CLT_RELEASE_MIN_BYTES; the rest is written. For a buffer that stays zero and is read every step
+ * (the force accumulators of a world without force records). p must come from malloc (private
+ * anonymous memory); p may be NULL. Also in the sanitizer build: the zeros are the contents. */
+void clt_zero_pages(void *p, size_t bytes);
+
 #define CLT_RELEASE_MIN_BYTES ((size_t)64 * 1024)
 #define CLT_RELEASE_HUGE_BYTES ((size_t)8 << 20)
 

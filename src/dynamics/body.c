@@ -342,6 +342,7 @@ static clt_status_t set_body_capacity(clt_world_t *world, int new_cap) {
       !resize_exact((void **)&world->torque_acc, cap, new_cap, sizeof *world->torque_acc))
     return CLT_ERR_OUT_OF_MEMORY; /* the arrays already grown keep their size: body_capacity is a lower bound */
   world->body_capacity = new_cap;
+  world->acc_clear = false; /* (the accumulators' pages were written: given back again) */
   return CLT_OK;
 }
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/pages.h"
+
 #include "dynamics/world_internal.h"
 #include "math/vec.h"
 
@@ -302,8 +304,20 @@ static double side_rate(const clt_world_t *world, int body, const double *lin, c
 
 void clt_forces_accumulate(clt_world_t *world, double t) {
   if (world->body_count == 0) return;
-  memset(world->force_acc, 0, (size_t)world->body_count * sizeof *world->force_acc);
-  memset(world->torque_acc, 0, (size_t)world->body_count * sizeof *world->torque_acc);
+  size_t bytes = (size_t)world->body_count * sizeof *world->force_acc;
+  if (world->force_count == 0) {
+    /* Nothing adds to the accumulators: zero they stay, and their pages are given back once
+     * (base/pages.h), so that a pile's 48 bytes a body of zeros are not resident */
+    if (!world->acc_clear) {
+      clt_zero_pages(world->force_acc, bytes);
+      clt_zero_pages(world->torque_acc, bytes);
+      world->acc_clear = true;
+    }
+    return;
+  }
+  world->acc_clear = false;
+  memset(world->force_acc, 0, bytes);
+  memset(world->torque_acc, 0, bytes);
   for (int k = 0; k < world->force_count; k++) {
     const clt_force_rec_t *f = &world->forces[k];
     if (f->type == CLT_FORCE_APPLIED) {

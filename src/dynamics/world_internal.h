@@ -136,6 +136,8 @@ struct clt_world_t {
   clt_body_state_t *backup;         /* state before the step, restored on CLT_ERR_NUMERICAL */
   double (*force_acc)[3];           /* world-frame force on each body's centre of mass */
   double (*torque_acc)[3];          /* 3D: body-frame torque; 2D: [0] */
+  bool acc_clear;                   /* force_acc and torque_acc are zero, their pages given back
+                                       (clt_forces_accumulate of a world without force records) */
 
   /* The stepper's workspace and its memory between steps (src/steppers/rows.h): rows, contacts,
    * the step problem, and the contact memory (restitution, warm start) that is part of the state

@@ -58,6 +58,8 @@ typedef struct clt_relaxed_work_t {
                                       and read only for the blocks that are not exact */
   int *colour;                     /* by contact index */
   int *order;                      /* contact index by slot (clt_colour_pairs) */
+  double *z_slot;                  /* CLT_Z_BRACKET per slot: the impulses in slot order, on their
+                                      way into work->z (clt_relaxed_bgs_solve) */
   int *ends;                       /* 2 per contact: its dynamic bodies (or −1), the colouring's input */
   unsigned char *hot;              /* by slot: the last update exceeded RELAXED_HOT × tolerance (the
                                       focused passes revisit it) */
@@ -112,7 +114,11 @@ typedef struct clt_relaxed_work_t {
   int round;
   bool slow;      /* the first solve's boxes were the all-slow hull (kept for the later ones) */
   double *demand;
-  double *solved; /* 6 per body: the state's velocity and angular_velocity after the last solve */
+  double *solved; /* 6 per body: the state's velocity and angular_velocity after the last solve,
+                     where that was not dv_applied */
+  bool dv_applied; /* the last solve was the block Gauss–Seidel's and its v⁺ is v_free + dv: a later
+                      solve with the same contacts makes v⁺ again from dv (clt_relaxed_apply_dv)
+                      instead of keeping a copy in solved (48 bytes a body) */
   unsigned char *demanded;
   clt_contact_memory_t *round_memory;
   int round_memory_count, round_memory_capacity;
@@ -136,6 +142,21 @@ typedef struct clt_relaxed_work_t {
    * whole placed shape's 120; bench/granular/results.md "Session 22") */
   double *centres;
   int centre_capacity;
+  /* The contacts shelved through a block Gauss–Seidel solve (clt_contacts_shelve): while the
+   * sweeps run, work->contacts is dead (they stream the records), so in a world that gives pages
+   * back its pages go, and the contacts are made again after the solve from 12 bytes each instead
+   * of 136: shelf holds (shape_a, shape_b or ~shape_b where the point entered frictionless,
+   * feature) by contact index. swept: work->contacts came from clt_find_contacts_swept under ext
+   * with ε̂ = swept_eps, and only the solve has touched them since. */
+  int *shelf;
+  int shelf_capacity, shelf_count;
+  bool shelved, swept;
+  double swept_eps;
+  /* The sanitizer build (CLATTER_POISON_RELEASED) keeps a copy of the shelved contacts, and
+   * clt_contacts_unshelve fails the step unless it made the same bytes: every relaxed sphere scene
+   * of its tests checks the shelving. */
+  struct clt_contact_t *shelf_check;
+  int shelf_check_capacity;
   /* joint rows (free multipliers) */
   int joint_capacity;
   double *joint_x, *joint_diag, *joint_bias;
@@ -152,6 +173,9 @@ static inline clt_relaxed_contact_t *clt_relaxed_block(const clt_relaxed_work_t 
 }
 
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r);
+/* v⁺ = v_free + dv for every dynamic body, the states holding v_free (the end of the block
+ * Gauss–Seidel, in the layout of its last solve: r->sphere). */
+void clt_relaxed_apply_dv(clt_world_t *world, const clt_relaxed_work_t *r);
 /* Grows the per-contact and per-body buffers (relaxed_bgs.c); false when out of memory. */
 bool clt_relaxed_reserve(clt_relaxed_work_t *r, int contacts, int bodies);
 /* The relaxed workspace of the step workspace, created on first use; NULL when out of memory. */
@@ -177,6 +201,24 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
  * it, and so do clt_stage_relaxed_collide before it writes r->ext and clt_world_step before it
  * writes the backup. */
 void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps);
+/* Shelving the contacts through a solve (relaxed_bgs.c). Once the block Gauss–Seidel has read what
+ * it needs of work->contacts but the records, they are dead until the solve ends, and the records
+ * are built from each contact made again on the fly: the contacts and the records, 136 and 208
+ * bytes a contact, are never resident at once.
+ * - clt_contacts_shelve: where the step gives pages back (clt_work_releases) and every contact is
+ *   one that the narrow phase makes again from the shapes alone (a sphere against a sphere or a
+ *   half-space, no restitution, its μ that of the pair or 0), writes r->shelf and gives the
+ *   contacts' pages back; returns whether it did (r->shelved).
+ * - clt_contact_remake: contact j of the shelf into *c, with the same narrow-phase call as
+ *   clt_find_contacts_swept (the same reach, so the same bits); false if its point is not found
+ *   again (a bug, never a physical case: the positions must not move while shelved). The
+ *   sanitizer build also compares the bytes with a copy kept by clt_contacts_shelve.
+ * - clt_contact_lost: fails the step for contact j that clt_contact_remake did not make.
+ * - clt_contacts_unshelve: every contact back into work->contacts. */
+bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w);
+bool clt_contact_remake(const clt_world_t *world, const clt_step_work_t *w, int j, struct clt_contact_t *c);
+clt_status_t clt_contact_lost(clt_world_t *world, const clt_step_work_t *w, int j);
+clt_status_t clt_contacts_unshelve(clt_world_t *world, clt_step_work_t *w);
 /* The largest of a body's 6 sweep extents (a half-space's offset grows by it). */
 static inline double clt_sweep_reach(const double sweep[6]) {
   double m = 0.0;

@@ -120,6 +120,9 @@ typedef struct cone_t {
  * bytes a body less in the solve; the other layouts fill inv from them;
  * bench/granular/results.md "Session 23"). The vector updates leave those lanes as they are: they
  * add or subtract a finite factor times an exact 0. */
+/* The records are built in runs of this many slots, after each of which the warm start's impulses
+ * of its contacts are given back (128 kB of them; clt_relaxed_bgs_solve) */
+#define BUILD_RUN 4096
 #define DV_STRIDE 8
 #define DV_ANG 4
 #define DV_INV_MASS 3
@@ -428,14 +431,15 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
 
 static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints) {
   if (contacts > r->contact_capacity) {
-    int c2 = r->contact_capacity, c3 = c2, c4 = c2, c5 = c2, c6 = c2, c7 = c2, c8 = c2;
+    int c2 = r->contact_capacity, c3 = c2, c4 = c2, c5 = c2, c6 = c2, c7 = c2, c8 = c2, c9 = c2;
     if (!clt_step_work_grow((void **)&r->delta, &c2, contacts, sizeof *r->delta) ||
         !clt_step_work_grow((void **)&r->colour, &c3, contacts, sizeof *r->colour) ||
         !clt_step_work_grow((void **)&r->order, &c4, contacts, sizeof *r->order) ||
         !clt_step_work_grow((void **)&r->ends, &c5, contacts, 2 * sizeof *r->ends) ||
         !clt_step_work_grow((void **)&r->hot, &c6, contacts, sizeof *r->hot) ||
         !clt_step_work_grow((void **)&r->block_A, &c7, contacts, 6 * sizeof *r->block_A) ||
-        !clt_step_work_grow((void **)&r->hot_list, &c8, contacts, sizeof *r->hot_list))
+        !clt_step_work_grow((void **)&r->hot_list, &c8, contacts, sizeof *r->hot_list) ||
+        !clt_step_work_grow((void **)&r->z_slot, &c9, contacts, CLT_Z_BRACKET * sizeof *r->z_slot))
       return false;
     r->contact_capacity = c2;
   }
@@ -748,9 +752,8 @@ static bool sphere_contact(const clt_world_t *world, const clt_contact_t *c) {
 /* A block in the sphere layout: rows n, t1, t2 (clt_contact_tangents in 3D), r_a, r_b; b from the
  * start-of-step velocities with the body-frame ω rotated into the world frame; A_jj =
  * diag(a_N, a_T, a_T) with a_N = Σ 1/m, a_T = Σ 1/m + r²/I over the dynamic sides (exact). */
-static void build_sphere(const clt_world_t *world, const clt_step_work_t *w, clt_relaxed_work_t *r, int j,
+static void build_sphere(const clt_world_t *world, clt_relaxed_work_t *r, int j, const clt_contact_t *c, double delta,
                          clt_relaxed_contact_t *ct) {
-  const clt_contact_t *c = &w->contacts[j];
   ct->index = j;
   ct->a = c->body_a >= 0 ? r->dyn[c->body_a] : -1;
   ct->b = c->body_b >= 0 ? r->dyn[c->body_b] : -1;
@@ -776,7 +779,7 @@ static void build_sphere(const clt_world_t *world, const clt_step_work_t *w, clt
       q[i] += sg * (lever * om);
     }
   }
-  ct->bias[0] = clt_v3_dot(n, la) + r->delta[j];
+  ct->bias[0] = clt_v3_dot(n, la) + delta;
   ct->bias[1] = clt_v3_dot(t1, la) + clt_v3_dot(t2, q);
   ct->bias[2] = clt_v3_dot(t2, la) - clt_v3_dot(t1, q);
   ct->x[0] = ct->x[1] = ct->x[2] = 0.0;
@@ -807,8 +810,7 @@ static void build_sphere(const clt_world_t *world, const clt_step_work_t *w, clt
 }
 
 /* P from the contact memory (rows.h): c_n and the tangential impulse vector, onto this step's cone. */
-static void warm_find(const clt_step_work_t *w, int j, double out[CLT_Z_BRACKET], int *hint) {
-  const clt_contact_t *c = &w->contacts[j];
+static void warm_find(const clt_step_work_t *w, const int key[3], double out[CLT_Z_BRACKET], int *hint) {
   /* The contacts come in the narrow phase's order, mostly the memory's key order: the entry after
    * the last one found is tried first (keys are unique: the same entry as the search finds). */
   const clt_relaxed_work_t *r = w->relaxed;
@@ -818,9 +820,9 @@ static void warm_find(const clt_step_work_t *w, int j, double out[CLT_Z_BRACKET]
   int next = *hint + 1;
   if (next < count) {
     const clt_contact_memory_t *e = &base[next];
-    if (e->shape_a == c->shape_a && e->shape_b == c->shape_b && e->feature == c->feature) mem = e;
+    if (e->shape_a == key[0] && e->shape_b == key[1] && e->feature == key[2]) mem = e;
   }
-  if (!mem) mem = clt_find_memory_entry(base, count, c->shape_a, c->shape_b, c->feature);
+  if (!mem) mem = clt_find_memory_entry(base, count, key[0], key[1], key[2]);
   if (mem) *hint = (int)(mem - base);
   out[0] = mem && mem->normal_impulse > 0.0 ? mem->normal_impulse : 0.0;
   if (out[0] > 0.0) clt_v3_copy(out + 1, mem->tangent_impulse);
@@ -1415,29 +1417,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   /* the colouring's input and work are dead until the next solve's colouring: given back before the
    * records are written, they do not count in the solve's peak memory (base/pages.h) */
   clt_work_release(w, r->ends, (size_t)r->contact_capacity * 2 * sizeof *r->ends);
-  clt_work_release(w, r->colour, (size_t)r->contact_capacity * sizeof *r->colour);
   clt_work_release(w, r->mask, (size_t)r->body_capacity * sizeof *r->mask);
-  /* The warm start, part one: each contact's impulses in the contact memory (of the last step, or
-   * of the solve before), in contact order (mostly the memory's key order: warm_find's lookup hint,
-   * one per thread; the hint only saves searches, so any split finds the same entries), into z
-   * after the joint rows, CLT_Z_BRACKET a contact (z is dead until the end of this solve, and
-   * has room: stage "solve"). The solve before's memory is then dead, and given back before the
-   * records are written (32 bytes a contact instead of 64 beside them; base/pages.h). */
-  double *found = w->z + nj;
-  if (world->method.warm_start) {
-#ifdef _OPENMP
-#pragma omp parallel if (par)
-#endif
-    {
-      int hint = -1;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-      for (int j = 0; j < nc; j++) warm_find(w, j, found + CLT_Z_BRACKET * (size_t)j, &hint);
-    }
-    if (r->round_warm)
-      clt_work_release(w, r->round_memory, (size_t)r->round_memory_capacity * sizeof *r->round_memory);
-  }
   /* the records' layout: sphere where every contact allows it (and no joint row shares the bodies'
    * body-frame velocities), else general (clt_relaxed_contact_t) */
   bool fast = dim == 3 && cone.m == 0; /* the kernel instances of the piles */
@@ -1466,30 +1446,89 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       if (dim == 3) clt_q_to_m3((double(*)[3])(r->rot + 9 * (size_t)i), world->states[i].orientation);
     }
   }
+  /* Past here only the warm start's keys and the records' build read the contacts: in the sphere
+   * layout the keys come from a shelf and the contacts are made again one at a time from it where
+   * they can be (clt_contacts_shelve), their pages given back before the impulses are found and the
+   * records written; Δ is made again with each contact (as clt_stage_relaxed_contacts made it) */
+  bool shelved = sphere && clt_contacts_shelve(world, w);
+  if (shelved) clt_work_release(w, r->delta, (size_t)r->contact_capacity * sizeof *r->delta);
+  /* The warm start, part one: each contact's impulses in the contact memory (of the last step, or
+   * of the solve before), in contact order (mostly the memory's key order: warm_find's lookup hint,
+   * one per thread; the hint only saves searches, so any split finds the same entries), into z
+   * after the joint rows, CLT_Z_BRACKET a contact in slot order (z is dead until the end of this
+   * solve, and has room: stage "solve"; the colours' array, dead, holds each contact's slot). The
+   * solve before's memory is then dead, and given back before the records are written (32 bytes a
+   * contact instead of 64 beside them), and the records' build takes each contact's 32 bytes in
+   * slot order, giving them back as it goes (base/pages.h): the impulses found and the records
+   * are not resident at once either. */
+  double *found = w->z + nj;
+  if (world->method.warm_start) {
+    int *slot = r->colour;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (par)
+#endif
+    for (int i = 0; i < nc; i++) slot[r->order[i]] = i;
+#ifdef _OPENMP
+#pragma omp parallel if (par)
+#endif
+    {
+      int hint = -1;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+      for (int j = 0; j < nc; j++) {
+        int key[3]; /* (shape_a, shape_b, feature) */
+        if (shelved) {
+          memcpy(key, r->shelf + 3 * (size_t)j, sizeof key);
+          if (key[1] < 0) key[1] = ~key[1];
+        } else {
+          key[0] = w->contacts[j].shape_a, key[1] = w->contacts[j].shape_b, key[2] = w->contacts[j].feature;
+        }
+        warm_find(w, key, found + CLT_Z_BRACKET * (size_t)slot[j], &hint);
+      }
+    }
+    if (r->round_warm)
+      clt_work_release(w, r->round_memory, (size_t)r->round_memory_capacity * sizeof *r->round_memory);
+  }
+  clt_work_release(w, r->colour, (size_t)r->contact_capacity * sizeof *r->colour);
   if (!reserve_records(r, nc,
                        sizeof(clt_relaxed_contact_t) +
                            sizeof(double) * (sphere ? CLT_RELAXED_ROWS_SPHERE : CLT_RELAXED_ROWS_GENERAL)))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed block Gauss-Seidel)");
   int kind = sphere ? KERNEL_SPHERE : fast ? KERNEL_FAST : KERNEL_GENERIC;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (par)
-#endif
-  for (int i = 0; i < nc; i++) clt_relaxed_block(r, i)->index = r->order[i];
-  clt_work_release(w, r->order, (size_t)r->contact_capacity * sizeof *r->order); /* (as ends, below) */
   if (nc > 0) memset(r->hot, 0, (size_t)nc);
   r->hot_list_valid = false;
+  /* the records, then the warm start's part two: each block's P onto its cone (warm_block), in
+   * runs of BUILD_RUN slots whose found impulses are then given back */
+  int lost = nc;
+  bool warm = world->method.warm_start;
+  for (int i0 = 0; i0 < nc; i0 += BUILD_RUN) {
+    int i1 = i0 + BUILD_RUN < nc ? i0 + BUILD_RUN : nc;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (par)
+#pragma omp parallel for schedule(static) reduction(min : lost) if (par)
 #endif
-  for (int i = 0; i < nc; i++) {
-    clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
-    if (sphere)
-      build_sphere(world, w, r, ct->index, ct);
-    else if (dim == 3)
-      build_block3(world, w, r, ct->index, ct, r->block_A + 6 * (size_t)i);
-    else
-      build_block(world, w, r, ct->index, ct, r->block_A + 6 * (size_t)i, dim);
+    for (int i = i0; i < i1; i++) {
+      clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
+      ct->index = r->order[i]; /* (here, not in a pass of its own: that would touch every record's page) */
+      if (sphere) {
+        clt_contact_t made;
+        if (shelved && !clt_contact_remake(world, w, ct->index, &made)) {
+          if (ct->index < lost) lost = ct->index;
+          continue;
+        }
+        double delta = shelved ? c->scheme->bias(&world->method, made.distance, c->h) + made.restitution_bias
+                               : r->delta[ct->index];
+        build_sphere(world, r, ct->index, shelved ? &made : w->contacts + ct->index, delta, ct);
+      } else if (dim == 3) {
+        build_block3(world, w, r, ct->index, ct, r->block_A + 6 * (size_t)i);
+      } else {
+        build_block(world, w, r, ct->index, ct, r->block_A + 6 * (size_t)i, dim);
+      }
+      if (warm) warm_block(r, &cone, ct, found + CLT_Z_BRACKET * (size_t)i);
+    }
+    if (warm) clt_work_release(w, found + CLT_Z_BRACKET * (size_t)i0, (size_t)(i1 - i0) * CLT_Z_BRACKET * sizeof *found);
   }
+  if (lost < nc) return clt_contact_lost(world, w, lost);
 
   /* joint rows: diag(A), b = J v_free + Υ */
   for (int p = 0; p < nj; p++) {
@@ -1533,14 +1572,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       if (6 * owner + 6 <= w->joint_impulse_capacity)
         r->joint_x[p] = w->joint_impulse[6 * owner + w->joint_row_component[p]];
     }
-    /* part two: onto each block's cone (warm_block) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (par)
-#endif
-    for (int i = 0; i < nc; i++) {
-      clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
-      warm_block(r, &cone, ct, found + CLT_Z_BRACKET * (size_t)ct->index);
-    }
+    /* (part two was the records' build's) */
     accumulate_start(w, r, &cone, nj, par);
   }
   /* What the build and the warm start read is dead until the next solve writes it (z: at its end):
@@ -1594,26 +1626,56 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   /* impulses into work->z in its compact layout (rows.h, z_bracket): c_n and the tangential part
    * on the two bracketing directions */
   int blk = CLT_Z_BRACKET, nstd = nj + nc * blk;
-  memset(w->z, 0, sizeof(double) * (size_t)nstd);
   w->lcp_n = nstd;
   w->z_bracket = true;
-  if (!usable) return CLT_OK;
+  if (!usable) {
+    memset(w->z, 0, sizeof(double) * (size_t)nstd);
+    clt_work_release(w, r->order, (size_t)r->contact_capacity * sizeof *r->order);
+    return CLT_OK;
+  }
   for (int p = 0; p < nj; p++) w->z[p] = r->joint_x[p];
+  /* Where the step gives pages back, each run of BUILD_RUN records goes into z_slot in slot order
+   * and is then given back, and z_slot into z by contact index: the records and z are not
+   * resident at once (z's pages are written in index order, which touches them all at once). */
+  bool runs = clt_work_releases(w);
+  double *out = runs ? r->z_slot : w->z + nj;
+  for (int i0 = 0; i0 < nc; i0 += BUILD_RUN) {
+    int i1 = i0 + BUILD_RUN < nc ? i0 + BUILD_RUN : nc;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (par)
 #endif
-  for (int i = 0; i < nc; i++) {
-    const clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
-    double *z = w->z + nj + (size_t)ct->index * (size_t)blk;
-    int k0, k1;
-    double alpha, beta;
-    clt_relaxed_bracket(cone.md == m ? cone.dc : NULL, cone.md == m ? cone.ds : NULL, world->dimension, m, ct->x[1],
-                        dim == 3 ? ct->x[2] : 0.0, &k0, &k1, &alpha, &beta);
-    clt_z_bracket_put(z, ct->x[0], k0, alpha, k1, beta);
+    for (int i = i0; i < i1; i++) {
+      const clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
+      double *z = out + (size_t)(runs ? i : ct->index) * (size_t)blk;
+      int k0, k1;
+      double alpha, beta;
+      clt_relaxed_bracket(cone.md == m ? cone.dc : NULL, cone.md == m ? cone.ds : NULL, world->dimension, m, ct->x[1],
+                          dim == 3 ? ct->x[2] : 0.0, &k0, &k1, &alpha, &beta);
+      clt_z_bracket_put(z, ct->x[0], k0, alpha, k1, beta);
+    }
+    if (runs)
+      clt_work_release(w, (char *)r->contacts + (size_t)i0 * r->contact_stride, (size_t)(i1 - i0) * r->contact_stride);
   }
-  /* v⁺ = v_free + dv */
+  if (runs) {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (par)
+#endif
+    for (int i = 0; i < nc; i++)
+      memcpy(w->z + nj + (size_t)r->order[i] * (size_t)blk, r->z_slot + (size_t)i * (size_t)blk, blk * sizeof(double));
+    clt_work_release(w, r->z_slot, (size_t)nc * (size_t)blk * sizeof *r->z_slot);
+  }
+  clt_work_release(w, r->order, (size_t)r->contact_capacity * sizeof *r->order);
+  clt_relaxed_apply_dv(world, r);
+  r->dv_applied = true;
+  return CLT_OK;
+}
+
+void clt_relaxed_apply_dv(clt_world_t *world, const clt_relaxed_work_t *r) {
+  int nb = world->body_count;
+  bool sphere = r->sphere;
+  /* v⁺ = v_free + dv */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_BGS_PARALLEL_MIN)
 #endif
   for (int i = 0; i < nb; i++) {
     if (r->dyn[i] < 0) continue;
@@ -1637,7 +1699,6 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       }
     }
   }
-  return CLT_OK;
 }
 
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
@@ -1649,7 +1710,7 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
       free(r->shape_body);
   free(r->own_pairs), free(r->ext_changed);
   free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);
-  free(r->reuse_reach), free(r->reuse_type), free(r->centres);
+  free(r->reuse_reach), free(r->reuse_type), free(r->centres), free(r->shelf), free(r->shelf_check), free(r->z_slot);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);
   free(r->rows), free(r->minv), free(r->b), free(r->x), free(r->y), free(r->u), free(r->mu);
   free(r->offset), free(r->count), free(r->cone_start), free(r->body_start), free(r->body_entry), free(r->fill);

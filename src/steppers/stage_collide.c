@@ -195,6 +195,14 @@ double clt_body_extent(const clt_world_t *world, int i) {
  * reads only the def and the position of a placed sphere, so only the centre is kept.
  * Returns the centres by shape index (3 each; only spheres are set), or NULL (other schemes, or
  * out of memory: clt_collide for every pair). */
+static void sphere_centre(const clt_shape_def_t *shape, const clt_collide_pose_t *pose, double centre[3]) {
+  if (!centred_sphere(shape, pose, centre)) {
+    clt_placed_shape_t placed;
+    clt_place_shape(shape, pose, 3, &placed);
+    memcpy(centre, placed.position, sizeof placed.position);
+  }
+}
+
 static const double *place_spheres(clt_world_t *world, clt_step_work_t *w) {
   clt_relaxed_work_t *r = w->relaxed;
   if (!r || world->dimension != 3) return NULL;
@@ -211,12 +219,7 @@ static const double *place_spheres(clt_world_t *world, clt_step_work_t *w) {
       if (clt_world_shape(world, sh)->type != CLT_SHAPE_SPHERE) continue;
       if (!posed) body_pose(world, i, &pose);
       posed = true;
-      double *centre = r->centres + 3 * (size_t)sh;
-      if (!centred_sphere(clt_world_shape(world, sh), &pose, centre)) {
-        clt_placed_shape_t placed;
-        clt_place_shape(clt_world_shape(world, sh), &pose, 3, &placed);
-        memcpy(centre, placed.position, sizeof placed.position);
-      }
+      sphere_centre(clt_world_shape(world, sh), &pose, r->centres + 3 * (size_t)sh);
     }
   }
   return r->centres;
@@ -429,9 +432,11 @@ static int pair_share_start(const struct clt_collide_threads_t *t, int pairs, in
 static void collide_range(const clt_world_t *world, const clt_step_work_t *w, const double *centres,
                           double max_distance, const double *body_margin, int k0, int k1, collide_out_t *out) {
   clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
+  /* (the swept search has given the proxies back: clt_find_contacts_swept) */
+  const int *shape_body = body_margin ? w->relaxed->shape_body : NULL;
   for (int k = k0; k < k1; k++) {
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
-    int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
+    int ba = shape_body ? shape_body[sa] : w->proxies[sa].body, bb = shape_body ? shape_body[sb] : w->proxies[sb].body;
     if (world->joint_count > 0 && joined(world, ba, bb)) continue;
     pair_motion_t motion = {0};
     double reach = body_margin ? pair_reach(world, w->relaxed, ba, bb, max_distance, &motion) : max_distance;
@@ -480,11 +485,16 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
                                      const double *body_margin) {
   w->contact_count = 0;
   w->collide_failed = 0;
+  if (w->relaxed) w->relaxed->swept = false;
   if (body_margin && !(w->relaxed && body_margin == w->relaxed->ext))
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, "collide: a swept margin without its velocity boxes");
   if (world->shape_count == 0) return CLT_OK;
   clt_status_t st = broad_phase(world, w, max_distance, body_margin);
   if (st != CLT_OK) return st;
+  /* The swept search's narrow phase takes each shape's body from r->shape_body: the proxies (96
+   * bytes a shape) are dead until the next search places them (base/pages.h), and given back
+   * before the contacts are written, the narrow phase's peak */
+  if (body_margin) clt_work_release(w, w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
   const double *centres = place_spheres(world, w);
   int pairs = w->broadphase.pair_count, threads = 1, first_failed = -1;
   bool out_of_memory = false;
@@ -562,16 +572,134 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
   }
   if (first_failed >= 0) {
     int sa = w->broadphase.pairs[first_failed].a, sb = w->broadphase.pairs[first_failed].b;
+    const int *shape_body = body_margin ? w->relaxed->shape_body : NULL;
     clt_world_log(world, CLT_LOG_WARNING,
                   "step %lld: narrow phase failed for shapes %d and %d (bodies %d, %d); no contact made",
-                  (long long)world->step_count + 1, sa, sb, w->proxies[sa].body, w->proxies[sb].body);
+                  (long long)world->step_count + 1, sa, sb, shape_body ? shape_body[sa] : w->proxies[sa].body,
+                  shape_body ? shape_body[sb] : w->proxies[sb].body);
   }
   if (out_of_memory)
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory (%d contacts)", w->contact_count);
   if (w->collide_failed > 1)
     clt_world_log(world, CLT_LOG_WARNING, "step %lld: narrow phase failed for %d shape pairs in all",
                   (long long)world->step_count + 1, w->collide_failed);
+  if (body_margin) {
+    w->relaxed->swept = true;
+    w->relaxed->swept_eps = max_distance;
+  }
   return CLT_OK;
+}
+
+/* Whether shapes sa and sb make their contact again from the shapes alone, cheaply and exactly: a
+ * sphere against a sphere (the placed centres) or a half-space. */
+static bool shelvable_pair(const clt_world_t *world, int sa, int sb) {
+  clt_shape_type_t a = clt_world_shape(world, sa)->type, b = clt_world_shape(world, sb)->type;
+  return (a == CLT_SHAPE_SPHERE && (b == CLT_SHAPE_SPHERE || b == CLT_SHAPE_HALFSPACE)) ||
+         (b == CLT_SHAPE_SPHERE && a == CLT_SHAPE_HALFSPACE);
+}
+
+bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w) {
+  clt_relaxed_work_t *r = w->relaxed;
+  int nc = w->contact_count;
+  if (!r) return false;
+  r->shelved = false;
+  if (!r->swept || world->dimension != 3 || nc == 0 || !clt_work_releases(w)) return false;
+  if (3 * nc > r->shelf_capacity &&
+      !clt_step_work_grow((void **)&r->shelf, &r->shelf_capacity, 3 * nc, sizeof *r->shelf))
+    return false; /* (only memory not saved) */
+  bool ok = true;
+#pragma omp parallel for schedule(static) reduction(&& : ok) if (nc >= COLLIDE_PARALLEL_MIN)
+  for (int j = 0; j < nc; j++) {
+    const clt_contact_t *c = &w->contacts[j];
+    const clt_material_rec_t *ma = shape_material(world, clt_world_shape(world, c->shape_a));
+    const clt_material_rec_t *mb = shape_material(world, clt_world_shape(world, c->shape_b));
+    double mu = sqrt(ma->friction * mb->friction);
+    ok = ok && shelvable_pair(world, c->shape_a, c->shape_b) && c->body_a == r->shape_body[c->shape_a] &&
+         c->body_b == r->shape_body[c->shape_b] && c->restitution == 0.0 && c->normal_velocity == 0.0 &&
+         c->restitution_bias == 0.0 && (c->friction == mu || c->friction == 0.0);
+    r->shelf[3 * (size_t)j] = c->shape_a;
+    r->shelf[3 * (size_t)j + 1] = c->friction == mu ? c->shape_b : ~c->shape_b;
+    r->shelf[3 * (size_t)j + 2] = c->feature;
+  }
+  if (!ok) return false;
+#ifdef CLATTER_POISON_RELEASED
+  /* a copy, which clt_contact_remake compares with what it makes (relaxed.h) */
+  if (!clt_step_work_grow((void **)&r->shelf_check, &r->shelf_check_capacity, nc, sizeof *r->shelf_check)) return false;
+  memcpy(r->shelf_check, w->contacts, (size_t)nc * sizeof *r->shelf_check);
+#endif
+  r->shelf_count = nc;
+  r->shelved = true;
+  clt_work_release(w, w->contacts, (size_t)w->contact_capacity * sizeof *w->contacts);
+  return true;
+}
+
+bool clt_contact_remake(const clt_world_t *world, const clt_step_work_t *w, int j, clt_contact_t *c) {
+  const clt_relaxed_work_t *r = w->relaxed;
+  int sa = r->shelf[3 * (size_t)j], sb = r->shelf[3 * (size_t)j + 1], feature = r->shelf[3 * (size_t)j + 2];
+  bool frictionless = sb < 0;
+  if (frictionless) sb = ~sb;
+  int ba = r->shape_body[sa], bb = r->shape_body[sb];
+  /* the call of collide_range, with its reach */
+  pair_motion_t motion = {0};
+  double reach = pair_reach(world, r, ba, bb, r->swept_eps, &motion);
+  clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
+  int count, i = 0;
+  const clt_shape_def_t *da = clt_world_shape(world, sa), *db = clt_world_shape(world, sb);
+  if (da->type == CLT_SHAPE_SPHERE && db->type == CLT_SHAPE_SPHERE) {
+    /* collide_pair's path with the centres of place_spheres, each made where it is read */
+    clt_placed_shape_t pa = {.def = da}, pb = {.def = db};
+    clt_collide_pose_t pose;
+    body_pose(world, ba, &pose);
+    sphere_centre(da, &pose, pa.position);
+    body_pose(world, bb, &pose);
+    sphere_centre(db, &pose, pb.position);
+    count = clt_collide_sphere_sphere(&pa, &pb, reach, points);
+  } else {
+    count = collide_pair(world, points, NULL, sa, sb, ba, bb, reach);
+  }
+  while (i < count && points[i].feature != feature) i++;
+  if (i >= count) return false;
+  const clt_contact_point_t *p = &points[i];
+  const clt_material_rec_t *ma = shape_material(world, clt_world_shape(world, sa));
+  const clt_material_rec_t *mb = shape_material(world, clt_world_shape(world, sb));
+  memset(c, 0, sizeof *c);
+  c->shape_a = sa;
+  c->shape_b = sb;
+  c->body_a = ba;
+  c->body_b = bb;
+  c->feature = p->feature;
+  c->distance = p->distance;
+  memcpy(c->normal, p->normal, sizeof c->normal);
+  memcpy(c->point_a, p->point_a, sizeof c->point_a);
+  memcpy(c->point_b, p->point_b, sizeof c->point_b);
+  c->friction = frictionless ? 0.0 : sqrt(ma->friction * mb->friction);
+  c->restitution = sqrt(ma->restitution * mb->restitution);
+#ifdef CLATTER_POISON_RELEASED
+  if (memcmp(c, &r->shelf_check[j], sizeof *c) != 0) return false;
+#endif
+  return true;
+}
+
+clt_status_t clt_contact_lost(clt_world_t *world, const clt_step_work_t *w, int j) {
+  const clt_relaxed_work_t *r = w->relaxed;
+  int sb = r->shelf[3 * (size_t)j + 1];
+  return clt_world_fail(world, CLT_ERR_NUMERICAL,
+                        "step %lld: contact %d (shapes %d and %d) was not made again the same from its shelf "
+                        "(clt_contact_remake; did the positions move?)",
+                        (long long)world->step_count + 1, j, r->shelf[3 * (size_t)j], sb < 0 ? ~sb : sb);
+}
+
+clt_status_t clt_contacts_unshelve(clt_world_t *world, clt_step_work_t *w) {
+  clt_relaxed_work_t *r = w->relaxed;
+  if (!r || !r->shelved) return CLT_OK;
+  int nc = r->shelf_count, lost = nc;
+#pragma omp parallel for schedule(static) reduction(min : lost) if (nc >= COLLIDE_PARALLEL_MIN)
+  for (int j = 0; j < nc; j++)
+    if (!clt_contact_remake(world, w, j, &w->contacts[j]) && j < lost) lost = j;
+  r->shelved = false;
+  /* the shelf is dead until the next solve shelves (base/pages.h) */
+  clt_work_release(w, r->shelf, (size_t)r->shelf_capacity * sizeof *r->shelf);
+  return lost < nc ? clt_contact_lost(world, w, lost) : CLT_OK;
 }
 
 clt_status_t clt_stage_collide(clt_step_context_t *c) {

@@ -863,6 +863,10 @@ static clt_status_t relaxed_solves(clt_step_context_t *c) {
   uint64_t last_keys = 0;
   for (;;) {
     double t0 = now_s();
+    /* the contacts of the solve before, or of the step before (its report was dropped when the
+     * step began): dead until the narrow phase writes this solve's, and given back before the
+     * broad phase, whose grid and sorts are the search's peak (base/pages.h) */
+    clt_work_release(w, w->contacts, (size_t)w->contact_capacity * sizeof *w->contacts);
     clt_status_t st = clt_stage_relaxed_collide(c);
     if (st == CLT_OK) release_search(w, r);
     double t1 = now_s();
@@ -871,13 +875,20 @@ static clt_status_t relaxed_solves(clt_step_context_t *c) {
        * work->z, in the same contact order) */
       if (w->contact_count == last_count && contact_keys(w) == last_keys) {
         d->wall_collide_s += t1 - t0;
+        if (r->dv_applied) {
+          /* v_free from the start of the step again, plus the last solve's dv: the same v⁺ */
+          st = clt_stage_free_velocity(c);
+          if (st != CLT_OK) return st;
+          clt_relaxed_apply_dv(world, r);
+        } else {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
 #endif
-        for (int i = 0; i < nb; i++) {
-          const double *v = r->solved + 6 * (size_t)i;
-          memcpy(world->states[i].velocity, v, 3 * sizeof *v);
-          memcpy(world->states[i].angular_velocity, v + 3, 3 * sizeof *v);
+          for (int i = 0; i < nb; i++) {
+            const double *v = r->solved + 6 * (size_t)i;
+            memcpy(world->states[i].velocity, v, 3 * sizeof *v);
+            memcpy(world->states[i].angular_velocity, v + 3, 3 * sizeof *v);
+          }
         }
         /* the last solve's impulses (its warm start) are not read again: as after a solve */
         release_round_memory(w, r);
@@ -890,10 +901,18 @@ static clt_status_t relaxed_solves(clt_step_context_t *c) {
     if (st == CLT_OK) st = clt_stage_joint_rows(c);
     if (st == CLT_OK) st = clt_stage_relaxed_contacts(c);
     double t2 = now_s();
+    r->dv_applied = false;
     if (st == CLT_OK) st = clt_stage_free_velocity(c);
     if (st == CLT_OK) st = clt_stage_solve_relaxed(c);
-    /* the block Gauss–Seidel's records: the next solve builds them anew */
+    /* the block Gauss–Seidel's records: the next solve builds them anew; then the contacts it
+     * shelved are made again (clt_contacts_shelve) */
     clt_work_release(w, r->contacts, r->contact_bytes);
+    clt_work_release(w, r->hot_list, (size_t)r->contact_capacity * sizeof *r->hot_list);
+    clt_work_release(w, r->block_A, (size_t)r->contact_capacity * 6 * sizeof *r->block_A);
+    if (r->shelved) {
+      clt_status_t su = clt_contacts_unshelve(world, w);
+      if (st == CLT_OK) st = su;
+    }
     if (r->round_warm) release_round_memory(w, r);
     double t3 = now_s();
     d->wall_collide_s += t1 - t0;
@@ -923,9 +942,11 @@ static clt_status_t relaxed_solves(clt_step_context_t *c) {
 #pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
 #endif
     for (int i = 0; i < nb; i++) { /* the start-of-step velocities (positions have not moved) */
-      double *v = r->solved + 6 * (size_t)i;
-      memcpy(v, world->states[i].velocity, 3 * sizeof *v);
-      memcpy(v + 3, world->states[i].angular_velocity, 3 * sizeof *v);
+      if (!r->dv_applied) {
+        double *v = r->solved + 6 * (size_t)i;
+        memcpy(v, world->states[i].velocity, 3 * sizeof *v);
+        memcpy(v + 3, world->states[i].angular_velocity, 3 * sizeof *v);
+      }
       memcpy(world->states[i].velocity, world->backup[i].velocity, sizeof world->states[i].velocity);
       memcpy(world->states[i].angular_velocity, world->backup[i].angular_velocity,
              sizeof world->states[i].angular_velocity);
