@@ -194,6 +194,7 @@ clt_status_t clt_world_create(const clt_world_def_t *def, clt_world_t **out, cha
       w->default_material.density = md.density;
       copy_name(w->default_material.name, "default");
       w->shape_desc_free = -1; /* no free description slot (shape_store.c) */
+      w->backup_written = true;  /* (no step running) */
       clt_world_state_changed(w);
       *out = w;
     }
@@ -213,6 +214,8 @@ void clt_world_destroy(clt_world_t *world) {
   free(world->forces);
   free(world->states);
   free(world->backup);
+  free(world->backup_velocity);
+  free(world->backup_pose);
   free(world->force_acc);
   free(world->torque_acc);
   clt_world_free_step_work(world);

@@ -133,7 +133,17 @@ struct clt_world_t {
   clt_body_state_t *states;
 
   /* per-step workspace, sized when bodies are added (no allocation inside clt_world_step) */
-  clt_body_state_t *backup;         /* state before the step, restored on CLT_ERR_NUMERICAL */
+  clt_body_state_t *backup;         /* state before the step, restored on CLT_ERR_NUMERICAL; with a
+                                       scheme whose positions move only in stage "integrate"
+                                       (late_backup: stepper.h) written by stage "backup" before it */
+  /* A late_backup scheme's step (stepper.h; backup_late) keeps the state before it in two parts:
+   * the velocities and angular velocities when it starts (backup_velocity), the poses (position,
+   * angle, orientation: clt_world_backup_pose) in stage "backup", before the positions move;
+   * backup is not written. 48 + 64 bytes a body instead of 112, of which the solves carry 48. */
+  double (*backup_velocity)[6];
+  double (*backup_pose)[8];
+  bool backup_late;                 /* the last step (or this one) kept its state so */
+  bool backup_written;              /* the poses of the step's start are kept (or no step is running) */
   double (*force_acc)[3];           /* world-frame force on each body's centre of mass */
   double (*torque_acc)[3];          /* 3D: body-frame torque; 2D: [0] */
   bool acc_clear;                   /* force_acc and torque_acc are zero, their pages given back
@@ -160,6 +170,12 @@ typedef struct clt_shape_desc_t {
 
 /* Shape s of the world (0 ≤ s < shape_count), as stored. The pointer is valid until the next
  * shape is added or set. */
+/* The pose (position, angle, orientation: the first 8 doubles of clt_body_state_t) of body i at the
+ * start of the last step, or of the step running once its poses are kept (backup_written). */
+static inline const double *clt_world_backup_pose(const clt_world_t *world, int i) {
+  return world->backup_late ? world->backup_pose[i] : (const double *)&world->backup[i];
+}
+
 static inline const clt_shape_def_t *clt_world_shape(const clt_world_t *world, int s) {
   return &world->shape_descs[world->shape_desc[s]].def;
 }

@@ -129,8 +129,8 @@ typedef struct clt_relaxed_work_t {
   bool reuse_valid;
   int reuse_bodies, reuse_shapes;
   int64_t reuse_step; /* world->step_count when kept: they serve the state after that step only,
-                         whose start the poses of world->backup are (clt_world_step forgets them
-                         before it writes that) */
+                         whose start the backup's poses are (clt_world_backup_pose; clt_world_step
+                         forgets them before it writes that) */
   double reuse_eps;    /* ε̂ of that broad phase: body i's boxes were grown by ext_i + ε̂ below and
                           above along each axis (ext stays as it was until the next search, which
                           clears reuse_valid before it writes ext) */
@@ -142,16 +142,15 @@ typedef struct clt_relaxed_work_t {
    * whole placed shape's 120; bench/granular/results.md "Session 22") */
   double *centres;
   int centre_capacity;
-  /* The contacts shelved through a block Gauss–Seidel solve (clt_contacts_shelve): while the
-   * sweeps run, work->contacts is dead (they stream the records), so in a world that gives pages
-   * back its pages go, and the contacts are made again after the solve from 12 bytes each instead
-   * of 136: shelf holds (shape_a, shape_b or ~shape_b where the point entered frictionless,
-   * feature) by contact index. swept: work->contacts came from clt_find_contacts_swept under ext
-   * with ε̂ = swept_eps, and only the solve has touched them since. */
+  /* The contacts shelved through a block Gauss–Seidel solve (clt_contacts_shelve): from the
+   * warm start's search to the end of the solve only the records' build reads work->contacts, so
+   * in a world that gives pages back their pages go, and each contact is made again from 12 bytes
+   * instead of 136: shelf holds (shape_a, shape_b or ~shape_b where the point entered
+   * frictionless, feature) by contact index. swept: work->contacts came from
+   * clt_find_contacts_swept, and only the relaxed stages have touched them since. */
   int *shelf;
   int shelf_capacity, shelf_count;
   bool shelved, swept;
-  double swept_eps;
   /* The sanitizer build (CLATTER_POISON_RELEASED) keeps a copy of the shelved contacts, and
    * clt_contacts_unshelve fails the step unless it made the same bytes: every relaxed sphere scene
    * of its tests checks the shelving. */
@@ -195,8 +194,8 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
 
 /* After clt_find_contacts_swept(world, work, eps, r->ext) (r = work->relaxed): records ε̂ and the
  * step so that the penetration diagnostics of the state after the step can test those pairs
- * instead of running the broad phase again (stage_collide.c). The poses of the search are those
- * of world->backup, the step's start (nothing is kept where a state differs from it); the sweeps
+ * instead of running the broad phase again (stage_collide.c). The poses of the search are the
+ * backup's (clt_world_backup_pose), the step's start (nothing is kept where a state differs from it); the sweeps
  * are r->ext, which stays as it is until the next search. Any other broad phase on work clears
  * it, and so do clt_stage_relaxed_collide before it writes r->ext and clt_world_step before it
  * writes the backup. */
@@ -209,10 +208,11 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double ep
  *   one that the narrow phase makes again from the shapes alone (a sphere against a sphere or a
  *   half-space, no restitution, its μ that of the pair or 0), writes r->shelf and gives the
  *   contacts' pages back; returns whether it did (r->shelved).
- * - clt_contact_remake: contact j of the shelf into *c, with the same narrow-phase call as
- *   clt_find_contacts_swept (the same reach, so the same bits); false if its point is not found
- *   again (a bug, never a physical case: the positions must not move while shelved). The
- *   sanitizer build also compares the bytes with a copy kept by clt_contacts_shelve.
+ * - clt_contact_remake: contact j of the shelf into *c, with the narrow-phase call of
+ *   clt_find_contacts_swept but an unbounded reach (for these pairs the reach only decides whether
+ *   a point is made: the same bits); false if its point is not found again (a bug, never a
+ *   physical case: the positions must not move while shelved). The sanitizer build also compares
+ *   the bytes with a copy kept by clt_contacts_shelve.
  * - clt_contact_lost: fails the step for contact j that clt_contact_remake did not make.
  * - clt_contacts_unshelve: every contact back into work->contacts. */
 bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w);

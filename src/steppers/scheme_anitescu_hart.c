@@ -17,4 +17,4 @@ static const clt_stage_t stages[] = {
 };
 
 const clt_scheme_ops_t clt_scheme_anitescu_hart = {"anitescu-hart", bias_anitescu_hart, stages,
-                                                   CLT_STAGE_COUNT(stages)};
+                                                   CLT_STAGE_COUNT(stages), false};

@@ -16,4 +16,4 @@ static const clt_stage_t stages[] = {
     {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
 };
 
-const clt_scheme_ops_t clt_scheme_baumgarte = {"baumgarte", bias_baumgarte, stages, CLT_STAGE_COUNT(stages)};
+const clt_scheme_ops_t clt_scheme_baumgarte = {"baumgarte", bias_baumgarte, stages, CLT_STAGE_COUNT(stages), false};

@@ -17,4 +17,4 @@ static const clt_stage_t stages[] = {
     {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
 };
 
-const clt_scheme_ops_t clt_scheme_none = {"none", bias_none, stages, CLT_STAGE_COUNT(stages)};
+const clt_scheme_ops_t clt_scheme_none = {"none", bias_none, stages, CLT_STAGE_COUNT(stages), false};

@@ -18,9 +18,11 @@ static const clt_stage_t stages[] = {
     {"inverse mass", clt_stage_relaxed_inverse_mass, CLT_CLOCK_ASSEMBLE},
     {"solves", clt_stage_relaxed_solves, CLT_CLOCK_OTHER}, /* collide … solve, timed inside */
     {"remember", clt_stage_remember, CLT_CLOCK_OTHER},
+    {"backup", clt_stage_backup, CLT_CLOCK_OTHER},
     {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},
     {"commit", clt_stage_commit, CLT_CLOCK_OTHER},
     {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
 };
 
-const clt_scheme_ops_t clt_scheme_relaxed = {"relaxed", bias_relaxed, stages, CLT_STAGE_COUNT(stages)};
+/* (the positions move only in stage "integrate": late_backup) */
+const clt_scheme_ops_t clt_scheme_relaxed = {"relaxed", bias_relaxed, stages, CLT_STAGE_COUNT(stages), true};

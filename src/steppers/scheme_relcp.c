@@ -20,4 +20,4 @@ static const clt_stage_t stages[] = {
     {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
 };
 
-const clt_scheme_ops_t clt_scheme_relcp = {"relcp", bias_relcp, stages, CLT_STAGE_COUNT(stages)};
+const clt_scheme_ops_t clt_scheme_relcp = {"relcp", bias_relcp, stages, CLT_STAGE_COUNT(stages), false};

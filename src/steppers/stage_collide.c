@@ -563,6 +563,9 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
         int at = 0;
         for (int t = 0; t < me; t++) at += ct->out[t].count;
         memcpy(w->contacts + at, out->contacts, (size_t)out->count * sizeof *w->contacts);
+        /* a thread's own buffer is dead until its next narrow phase (base/pages.h): on 2 threads
+         * it held half the contacts of the 8·10³ pile, 1.5 MB, beside the contacts themselves */
+        clt_work_release(w, out->contacts, (size_t)out->capacity * sizeof *out->contacts);
       }
     }
     ct->out[0].contacts = NULL; /* (thread 0's buffer is the contacts) */
@@ -583,10 +586,7 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
   if (w->collide_failed > 1)
     clt_world_log(world, CLT_LOG_WARNING, "step %lld: narrow phase failed for %d shape pairs in all",
                   (long long)world->step_count + 1, w->collide_failed);
-  if (body_margin) {
-    w->relaxed->swept = true;
-    w->relaxed->swept_eps = max_distance;
-  }
+  if (body_margin) w->relaxed->swept = true;
   return CLT_OK;
 }
 
@@ -639,9 +639,9 @@ bool clt_contact_remake(const clt_world_t *world, const clt_step_work_t *w, int 
   bool frictionless = sb < 0;
   if (frictionless) sb = ~sb;
   int ba = r->shape_body[sa], bb = r->shape_body[sb];
-  /* the call of collide_range, with its reach */
-  pair_motion_t motion = {0};
-  double reach = pair_reach(world, r, ba, bb, r->swept_eps, &motion);
+  /* The call of collide_range but for its reach: for these pairs the reach only decides whether
+   * the point is made (narrowphase_3d.c: cores_contact, point_halfspace), and this one was */
+  double reach = INFINITY;
   clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
   int count, i = 0;
   const clt_shape_def_t *da = clt_world_shape(world, sa), *db = clt_world_shape(world, sb);
@@ -744,12 +744,14 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps) 
   if (!r) return;
   r->reuse_valid = false;
   if (!clt_relaxed_reserve(r, 0, world->body_count)) return;
-  /* The poses of the search are those of the step's start, which world->backup keeps until the
-   * next step (the states move in stage "integrate"); where one is not, nothing is kept. */
-  bool start = true; /* an and over the bodies: the same for any split over threads */
+  /* The poses of the search are those of the step's start, which the backup keeps until the next
+   * step (clt_world_backup_pose; the states move in stage "integrate"); where one is not, nothing
+   * is kept. Before stage "backup" of a late_backup scheme (stepper.h) the positions have not
+   * moved, and the backup will be these poses. */
+  bool start = true, late = !world->backup_written; /* an and over the bodies: any split */
 #pragma omp parallel for schedule(static) reduction(&& : start) if (world->body_count >= COLLIDE_PARALLEL_MIN)
   for (int i = 0; i < world->body_count; i++) {
-    start = start && memcmp(&world->backup[i], &world->states[i], REUSE_POSE * sizeof(double)) == 0;
+    start = start && (late || memcmp(clt_world_backup_pose(world, i), &world->states[i], REUSE_POSE * sizeof(double)) == 0);
     r->reuse_reach[i] = rotation_reach(world, i);
     r->reuse_type[i] = (unsigned char)world->bodies[i].type;
   }
@@ -789,7 +791,7 @@ static bool kept_pairs_cover(const clt_world_t *world, const clt_step_work_t *w)
 /* kept_pairs_cover for body i. */
 static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_work_t *r, int i) {
   if (r->reuse_type[i] != (unsigned char)world->bodies[i].type) return false;
-  const double *then = (const double *)&world->backup[i]; /* its pose at the search */
+  const double *then = clt_world_backup_pose(world, i); /* its pose at the search */
   const clt_body_state_t *s = &world->states[i];
   if (memcmp(then, s, REUSE_POSE * sizeof(double)) == 0) return true;
   double reach = r->reuse_reach[i];

@@ -947,9 +947,9 @@ static clt_status_t relaxed_solves(clt_step_context_t *c) {
         memcpy(v, world->states[i].velocity, 3 * sizeof *v);
         memcpy(v + 3, world->states[i].angular_velocity, 3 * sizeof *v);
       }
-      memcpy(world->states[i].velocity, world->backup[i].velocity, sizeof world->states[i].velocity);
-      memcpy(world->states[i].angular_velocity, world->backup[i].angular_velocity,
-             sizeof world->states[i].angular_velocity);
+      /* (the scheme's late_backup: stepper.h) */
+      memcpy(world->states[i].velocity, world->backup_velocity[i], sizeof world->states[i].velocity);
+      memcpy(world->states[i].angular_velocity, world->backup_velocity[i] + 3, sizeof world->states[i].angular_velocity);
     }
     r->round++;
   }

@@ -3,6 +3,7 @@
  * publishes the diagnostics. Buffers grow to the largest problem seen and are then reused. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -73,8 +74,46 @@ static void copy_states(clt_body_state_t *to, const clt_body_state_t *from, int 
   }
 }
 
+/* The velocities of n bodies into to (late_backup). */
+static void copy_velocities(double (*to)[6], const clt_body_state_t *from, int n) {
+#pragma omp parallel for schedule(static) if (n >= 4096)
+  for (int i = 0; i < n; i++) {
+    memcpy(to[i], from[i].velocity, sizeof from[i].velocity);
+    memcpy(to[i] + 3, from[i].angular_velocity, sizeof from[i].angular_velocity);
+  }
+}
+
+/* The poses of n bodies into to (late_backup). */
+static void copy_poses(double (*to)[8], const clt_body_state_t *from, int n) {
+  _Static_assert(offsetof(clt_body_state_t, velocity) == 8 * sizeof(double), "the pose: 8 doubles");
+#pragma omp parallel for schedule(static) if (n >= 4096)
+  for (int i = 0; i < n; i++) memcpy(to[i], &from[i], 8 * sizeof(double));
+}
+
+/* Stage "backup" (late_backup): the poses before the step, which have not moved yet. */
+clt_status_t clt_stage_backup(clt_step_context_t *c) {
+  copy_poses(c->world->backup_pose, c->world->states, c->world->body_count);
+  c->world->backup_written = true;
+  return CLT_OK;
+}
+
 static void restore(clt_world_t *world, double time, int64_t step_count) {
-  copy_states(world->states, world->backup, world->body_count);
+  int n = world->body_count;
+  if (!world->backup_late) {
+    copy_states(world->states, world->backup, n);
+  } else {
+    /* the velocities, and the poses where stage "backup" kept them (else they have not moved, and
+     * are kept now, for what reads them after a step: clt_relaxed_keep_pairs) */
+#pragma omp parallel for schedule(static) if (n >= 4096)
+    for (int i = 0; i < n; i++) {
+      clt_body_state_t *s = &world->states[i];
+      if (world->backup_written) memcpy(s, world->backup_pose[i], 8 * sizeof(double));
+      memcpy(s->velocity, world->backup_velocity[i], sizeof s->velocity);
+      memcpy(s->angular_velocity, world->backup_velocity[i] + 3, sizeof s->angular_velocity);
+    }
+    if (!world->backup_written) copy_poses(world->backup_pose, world->states, n);
+    world->backup_written = true;
+  }
   world->time = time;
   world->step_count = step_count;
 }
@@ -85,20 +124,33 @@ clt_status_t clt_world_step(clt_world_t *world) {
   int64_t step0 = world->step_count;
   clt_step_work_t *work = clt_step_work(world);
   if (!work) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (workspace)");
-  /* the relaxed scheme's kept pairs read their poses from the backup (clt_relaxed_keep_pairs) */
-  if (work->relaxed) work->relaxed->reuse_valid = false;
-  copy_states(world->backup, world->states, world->body_count);
-  work->release_pages = world->body_count >= CLT_RELEASE_MIN_BODIES;
-
-  clt_diagnostics_t d;
-  memset(&d, 0, sizeof d);
-  d.solver_status = CLT_SOLVE_NONE;
-  d.solves = 1;
   clt_step_context_t c;
   c.world = world;
   c.scheme = scheme_ops(world->method.scheme);
   if (world->method.contact_model != CLT_CONTACT_MODEL_DEFAULT || world->law == CLT_LAW_OVERDAMPED || world->planar)
     c.scheme = &clt_scheme_relcp; /* SPEC.md §6 (scheme_relcp.c) */
+  /* the relaxed scheme's kept pairs read their poses from the backup (clt_relaxed_keep_pairs) */
+  if (work->relaxed) work->relaxed->reuse_valid = false;
+  work->release_pages = world->body_count >= CLT_RELEASE_MIN_BODIES;
+  world->backup_late = c.scheme->late_backup;
+  if (world->backup_late) {
+    /* the velocities now, the poses in stage "backup"; until then the last step's are dead
+     * (base/pages.h), and so is the whole-state backup, which this scheme does not write */
+    copy_velocities(world->backup_velocity, world->states, world->body_count);
+    if (clt_work_releases(work)) {
+      clt_release_pages(world->backup_pose, (size_t)world->body_count * sizeof *world->backup_pose);
+      clt_release_pages(world->backup, (size_t)world->body_count * sizeof *world->backup);
+    }
+    world->backup_written = false;
+  } else {
+    copy_states(world->backup, world->states, world->body_count);
+    world->backup_written = true;
+  }
+
+  clt_diagnostics_t d;
+  memset(&d, 0, sizeof d);
+  d.solver_status = CLT_SOLVE_NONE;
+  d.solves = 1;
   c.work = work;
   c.h = world->time_step;
   c.t = time0;

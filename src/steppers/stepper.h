@@ -48,6 +48,10 @@ typedef struct clt_scheme_ops_t {
   double (*bias)(const clt_method_t *method, double value, double h);
   const clt_stage_t *stages;
   int stage_count;
+  /* The positions move only in stage "integrate", which stage "backup" (clt_stage_backup) precedes:
+   * the step keeps the velocities before it (world->backup_velocity, 48 bytes a body) and writes
+   * the whole state (112) only there, so that the solves do not carry it (clt_world_step). */
+  bool late_backup;
 } clt_scheme_ops_t;
 
 extern const clt_scheme_ops_t clt_scheme_none, clt_scheme_anitescu_hart, clt_scheme_baumgarte, clt_scheme_post,
@@ -72,6 +76,7 @@ clt_status_t clt_stage_spring_project(clt_step_context_t *c); /* stage_post.c: n
  * pipeline has no compliant rows (relaxed, relcp, overdamped law); called by the forces stage. */
 clt_status_t clt_check_spring_support(clt_step_context_t *c);
 clt_status_t clt_stage_commit(clt_step_context_t *c);        /* step.c: finite check, time advances */
+clt_status_t clt_stage_backup(clt_step_context_t *c);        /* step.c: late_backup's whole state */
 clt_status_t clt_stage_diagnose(clt_step_context_t *c);      /* stage_diagnose.c */
 
 /* The stages up to the new velocity, shared by every scheme of SPEC.md §1 (the step's mixed LCP

@@ -36,9 +36,73 @@ static clt_world_t *box_on_plane(clt_on_unconverged_t policy, clt_solver_kind_t 
   return w;
 }
 
+/* Spheres of radius 0.05 in a 4 × 4 × 2 block resting on a floor, slightly overlapping it and each
+ * other, scheme relaxed (whose steps keep the state before them in two parts: stepper.h,
+ * late_backup). */
+static clt_world_t *relaxed_block(clt_on_unconverged_t policy, double h) {
+  clt_world_def_t wd = clt_default_world_def();
+  wd.time_step = h;
+  wd.method.scheme = CLT_SCHEME_RELAXED;
+  wd.method.solver = CLT_SOLVER_BGS;
+  wd.method.friction_cone = CLT_CONE_CIRCULAR;
+  wd.method.max_iterations = 1;
+  wd.method.tolerance = 1e-14;
+  wd.method.on_unconverged = policy;
+  clt_world_t *w = NULL;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  clt_shape_def_t plane = clt_default_shape_def(CLT_SHAPE_HALFSPACE);
+  plane.normal[2] = 1.0;
+  clt_body_def_t gd = clt_default_body_def();
+  gd.type = CLT_BODY_STATIC;
+  gd.shapes = &plane;
+  gd.shape_count = 1;
+  CHECK(clt_world_add_body(w, &gd, NULL) == CLT_OK);
+  clt_shape_def_t ball = clt_default_shape_def(CLT_SHAPE_SPHERE);
+  ball.radius = 0.05;
+  for (int k = 0; k < 32; k++) {
+    clt_body_def_t bd = clt_default_body_def();
+    bd.position[0] = 0.0999 * (k % 4);
+    bd.position[1] = 0.0999 * (k / 4 % 4);
+    bd.position[2] = 0.0499 + 0.0999 * (k / 16);
+    bd.velocity[0] = 0.01 * (k % 3);
+    bd.angular_velocity[2] = 0.1 * (k % 5);
+    bd.shapes = &ball;
+    bd.shape_count = 1;
+    CHECK(clt_world_add_body(w, &bd, NULL) == CLT_OK);
+  }
+  return w;
+}
+
 int main(void) {
+  /* relaxed, abort: the solve fails before stage "backup" (the positions have not moved, the
+   * velocities have): the state of before the step, and the next step runs from it */
+  clt_world_t *w = relaxed_block(CLT_UNCONVERGED_ABORT, 0.01);
+  uint64_t hash = clt_world_state_hash(w);
+  CHECK(clt_world_step(w) == CLT_ERR_SOLVER);
+  CHECK(clt_world_step_count(w) == 0);
+  CHECK(clt_world_state_hash(w) == hash);
+  CHECK(clt_world_step(w) == CLT_ERR_SOLVER);
+  CHECK(clt_world_state_hash(w) == hash);
+  clt_world_destroy(w);
+  /* relaxed, a state that becomes non-finite in stage "integrate" (after stage "backup"): the
+   * poses and velocities of before the step */
+  w = relaxed_block(CLT_UNCONVERGED_RECORD, 10.0);
+  clt_body_state_t s0, s1;
+  CHECK(clt_body_get_state(w, clt_world_body_at(w, 5), &s0) == CLT_OK);
+  s0.velocity[2] = 1.7e308;
+  s0.position[2] = 50.0; /* (free: no contact) */
+  CHECK(clt_body_set_state(w, clt_world_body_at(w, 5), &s0) == CLT_OK);
+  hash = clt_world_state_hash(w);
+  CHECK(clt_world_step(w) == CLT_ERR_NUMERICAL);
+  CHECK(strstr(clt_world_error(w), "became non-finite") != NULL); /* (stage "commit") */
+  CHECK(clt_world_step_count(w) == 0);
+  CHECK(clt_world_state_hash(w) == hash);
+  CHECK(clt_body_get_state(w, clt_world_body_at(w, 5), &s1) == CLT_OK);
+  CHECK(memcmp(&s0, &s1, sizeof s0) == 0);
+  clt_world_destroy(w);
+
   /* record: the step goes on, the diagnostics say what happened */
-  clt_world_t *w = box_on_plane(CLT_UNCONVERGED_RECORD, CLT_SOLVER_BGS);
+  w = box_on_plane(CLT_UNCONVERGED_RECORD, CLT_SOLVER_BGS);
   CHECK(clt_world_step(w) == CLT_OK);
   clt_diagnostics_t d;
   clt_world_get_diagnostics(w, &d);
@@ -50,7 +114,7 @@ int main(void) {
 
   /* abort: CLT_ERR_SOLVER, the state of before the step */
   w = box_on_plane(CLT_UNCONVERGED_ABORT, CLT_SOLVER_BGS);
-  uint64_t hash = clt_world_state_hash(w);
+  hash = clt_world_state_hash(w);
   CHECK(clt_world_step(w) == CLT_ERR_SOLVER);
   CHECK(strstr(clt_world_error(w), "step 1") != NULL);
   CHECK(strstr(clt_world_error(w), "max_iterations") != NULL);
