@@ -355,6 +355,24 @@ static bool point_can_close(const clt_world_t *world, const clt_step_work_t *w, 
   return p->distance <= reach + m->h * mu * clt_v3_norm(slip);
 }
 
+/* The contact of point p of shapes sa and sb (bodies ba and bb), with the pair's μ and e_N; the
+ * rest (normal velocity, restitution bias) 0 until the contact rows are built. */
+static void make_contact(clt_contact_t *c, int sa, int sb, int ba, int bb, const clt_contact_point_t *p, double mu,
+                         double restitution) {
+  memset(c, 0, sizeof *c);
+  c->shape_a = sa;
+  c->shape_b = sb;
+  c->body_a = ba;
+  c->body_b = bb;
+  c->feature = p->feature;
+  c->distance = p->distance;
+  memcpy(c->normal, p->normal, sizeof c->normal);
+  memcpy(c->point_a, p->point_a, sizeof c->point_a);
+  memcpy(c->point_b, p->point_b, sizeof c->point_b);
+  c->friction = mu;
+  c->restitution = restitution;
+}
+
 /* Contacts of a range of pairs, appended to a buffer in pair order (one per thread). */
 typedef struct collide_out_t {
   clt_contact_t *contacts;
@@ -464,19 +482,7 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
        * the whole falling column of the 10⁵ pile. Once it bears, it takes its μ the step after. */
       if (body_margin && p->distance > max_distance && mu > 0.0 && !bore_last_step(w, sa, sb, ba, bb, p->feature))
         mu = 0.0;
-      clt_contact_t *c = &out->contacts[out->count++];
-      memset(c, 0, sizeof *c);
-      c->shape_a = sa;
-      c->shape_b = sb;
-      c->body_a = ba;
-      c->body_b = bb;
-      c->feature = p->feature;
-      c->distance = p->distance;
-      memcpy(c->normal, p->normal, sizeof c->normal);
-      memcpy(c->point_a, p->point_a, sizeof c->point_a);
-      memcpy(c->point_b, p->point_b, sizeof c->point_b);
-      c->friction = mu;
-      c->restitution = sqrt(ma->restitution * mb->restitution);
+      make_contact(&out->contacts[out->count++], sa, sb, ba, bb, p, mu, sqrt(ma->restitution * mb->restitution));
     }
   }
 }
@@ -662,18 +668,8 @@ bool clt_contact_remake(const clt_world_t *world, const clt_step_work_t *w, int 
   const clt_contact_point_t *p = &points[i];
   const clt_material_rec_t *ma = shape_material(world, clt_world_shape(world, sa));
   const clt_material_rec_t *mb = shape_material(world, clt_world_shape(world, sb));
-  memset(c, 0, sizeof *c);
-  c->shape_a = sa;
-  c->shape_b = sb;
-  c->body_a = ba;
-  c->body_b = bb;
-  c->feature = p->feature;
-  c->distance = p->distance;
-  memcpy(c->normal, p->normal, sizeof c->normal);
-  memcpy(c->point_a, p->point_a, sizeof c->point_a);
-  memcpy(c->point_b, p->point_b, sizeof c->point_b);
-  c->friction = frictionless ? 0.0 : sqrt(ma->friction * mb->friction);
-  c->restitution = sqrt(ma->restitution * mb->restitution);
+  make_contact(c, sa, sb, ba, bb, p, frictionless ? 0.0 : sqrt(ma->friction * mb->friction),
+               sqrt(ma->restitution * mb->restitution));
 #ifdef CLATTER_POISON_RELEASED
   if (memcmp(c, &r->shelf_check[j], sizeof *c) != 0) return false;
 #endif

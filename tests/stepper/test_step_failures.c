@@ -9,10 +9,9 @@
 #include "clatter/world.h"
 #include "test_util.h"
 
-static clt_world_t *box_on_plane(clt_on_unconverged_t policy, clt_solver_kind_t solver) {
-  clt_world_def_t wd = clt_default_world_def();
-  wd.time_step = 0.01;
-  wd.method.solver = solver;
+/* A world of step h whose solver gets one iteration towards tolerance 1e-14, with a floor z = 0. */
+static clt_world_t *floor_world(clt_world_def_t wd, double h, clt_on_unconverged_t policy) {
+  wd.time_step = h;
   wd.method.max_iterations = 1;
   wd.method.tolerance = 1e-14;
   wd.method.on_unconverged = policy;
@@ -25,6 +24,13 @@ static clt_world_t *box_on_plane(clt_on_unconverged_t policy, clt_solver_kind_t 
   gd.shapes = &plane;
   gd.shape_count = 1;
   CHECK(clt_world_add_body(w, &gd, NULL) == CLT_OK);
+  return w;
+}
+
+static clt_world_t *box_on_plane(clt_on_unconverged_t policy, clt_solver_kind_t solver) {
+  clt_world_def_t wd = clt_default_world_def();
+  wd.method.solver = solver;
+  clt_world_t *w = floor_world(wd, 0.01, policy);
   clt_shape_def_t box = clt_default_shape_def(CLT_SHAPE_BOX);
   box.half_extents[0] = box.half_extents[1] = box.half_extents[2] = 0.5;
   clt_body_def_t bd = clt_default_body_def();
@@ -41,22 +47,10 @@ static clt_world_t *box_on_plane(clt_on_unconverged_t policy, clt_solver_kind_t 
  * late_backup). */
 static clt_world_t *relaxed_block(clt_on_unconverged_t policy, double h) {
   clt_world_def_t wd = clt_default_world_def();
-  wd.time_step = h;
   wd.method.scheme = CLT_SCHEME_RELAXED;
   wd.method.solver = CLT_SOLVER_BGS;
   wd.method.friction_cone = CLT_CONE_CIRCULAR;
-  wd.method.max_iterations = 1;
-  wd.method.tolerance = 1e-14;
-  wd.method.on_unconverged = policy;
-  clt_world_t *w = NULL;
-  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
-  clt_shape_def_t plane = clt_default_shape_def(CLT_SHAPE_HALFSPACE);
-  plane.normal[2] = 1.0;
-  clt_body_def_t gd = clt_default_body_def();
-  gd.type = CLT_BODY_STATIC;
-  gd.shapes = &plane;
-  gd.shape_count = 1;
-  CHECK(clt_world_add_body(w, &gd, NULL) == CLT_OK);
+  clt_world_t *w = floor_world(wd, h, policy);
   clt_shape_def_t ball = clt_default_shape_def(CLT_SHAPE_SPHERE);
   ball.radius = 0.05;
   for (int k = 0; k < 32; k++) {
