@@ -1499,7 +1499,10 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   if (nc > 0) memset(r->hot, 0, (size_t)nc);
   r->hot_list_valid = false;
   /* the records, then the warm start's part two: each block's P onto its cone (warm_block), in
-   * runs of BUILD_RUN slots whose found impulses are then given back */
+   * runs of BUILD_RUN slots whose found impulses are then given back. Not where the records take
+   * huge pages (base/pages.h): there z does too, and giving back part of a huge page splits it
+   * (the 10⁵ pile, whose records are 35 MB, needs no runs) */
+  bool runs = clt_work_releases(w) && r->contact_bytes < CLT_RELEASE_HUGE_BYTES;
   int lost = nc;
   bool warm = world->method.warm_start;
   for (int i0 = 0; i0 < nc; i0 += BUILD_RUN) {
@@ -1526,7 +1529,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       }
       if (warm) warm_block(r, &cone, ct, found + CLT_Z_BRACKET * (size_t)i);
     }
-    if (warm) clt_work_release(w, found + CLT_Z_BRACKET * (size_t)i0, (size_t)(i1 - i0) * CLT_Z_BRACKET * sizeof *found);
+    if (warm && runs)
+      clt_work_release(w, found + CLT_Z_BRACKET * (size_t)i0, (size_t)(i1 - i0) * CLT_Z_BRACKET * sizeof *found);
   }
   if (lost < nc) return clt_contact_lost(world, w, lost);
 
@@ -1636,8 +1640,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   for (int p = 0; p < nj; p++) w->z[p] = r->joint_x[p];
   /* Where the step gives pages back, each run of BUILD_RUN records goes into z_slot in slot order
    * and is then given back, and z_slot into z by contact index: the records and z are not
-   * resident at once (z's pages are written in index order, which touches them all at once). */
-  bool runs = clt_work_releases(w);
+   * resident at once (z's pages are written in index order, which touches them all at once); not
+   * where the records take huge pages (runs, above) */
   double *out = runs ? r->z_slot : w->z + nj;
   for (int i0 = 0; i0 < nc; i0 += BUILD_RUN) {
     int i1 = i0 + BUILD_RUN < nc ? i0 + BUILD_RUN : nc;
