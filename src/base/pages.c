@@ -7,14 +7,18 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+size_t clt_page_bytes(void) {
+  long s = sysconf(_SC_PAGESIZE);
+  return s > 0 ? (size_t)s : 4096;
+}
+
 void clt_release_pages(void *p, size_t bytes) {
   if (!p || bytes == 0) return;
 #ifdef CLATTER_POISON_RELEASED
   memset(p, 0xFF, bytes);
 #else
   if (bytes < CLT_RELEASE_MIN_BYTES) return;
-  long s = sysconf(_SC_PAGESIZE);
-  size_t page = s > 0 ? (size_t)s : 4096;
+  size_t page = clt_page_bytes();
   /* only the pages wholly inside the buffer: the allocator's headers lie outside it */
   uintptr_t lo = ((uintptr_t)p + page - 1) / page * page;
   uintptr_t hi = ((uintptr_t)p + bytes) / page * page;
@@ -27,8 +31,7 @@ void clt_release_pages(void *p, size_t bytes) {
 
 void clt_zero_pages(void *p, size_t bytes) {
   if (!p || bytes == 0) return;
-  long s = sysconf(_SC_PAGESIZE);
-  size_t page = s > 0 ? (size_t)s : 4096;
+  size_t page = clt_page_bytes();
   uintptr_t begin = (uintptr_t)p, end = begin + bytes;
   uintptr_t lo = (begin + page - 1) / page * page, hi = end / page * page;
   if (bytes < CLT_RELEASE_MIN_BYTES || hi <= lo || madvise((void *)lo, hi - lo, MADV_DONTNEED) != 0) {

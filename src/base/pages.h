@@ -39,6 +39,9 @@ void clt_release_pages(void *p, size_t bytes);
  * anonymous memory); p may be NULL. Also in the sanitizer build: the zeros are the contents. */
 void clt_zero_pages(void *p, size_t bytes);
 
+/* The system's page size in bytes (4096 where it cannot be read). */
+size_t clt_page_bytes(void);
+
 #define CLT_RELEASE_MIN_BYTES ((size_t)64 * 1024)
 #define CLT_RELEASE_HUGE_BYTES ((size_t)8 << 20)
 
