@@ -23,7 +23,9 @@
  * The next writer pays a page fault per page. Where the kernel's transparent huge pages are
  * enabled for advised ranges (/sys/kernel/mm/transparent_hugepage/enabled: madvise, as on the
  * machine of these numbers, or always), a buffer of at least CLT_RELEASE_HUGE_BYTES is also
- * advised MADV_HUGEPAGE, so that it faults back 2 MB at a time. The pages still have to be zeroed
+ * advised MADV_HUGEPAGE, so that it faults back 2 MB at a time. That advice covers every page
+ * the buffer touches, its partial end pages included, so that a malloc'd buffer stays one
+ * mapping which realloc can still grow by mremap instead of copying. The pages still have to be zeroed
  * again: at 10⁵ grains on 2 threads a step took 13 % longer with 4 kB pages and about 9 % longer
  * with huge pages, on 1 thread 1 % longer (bench/granular/results.md "Session 22"). A huge page
  * that a buffer's used part only begins is resident whole: up to 2 MB more per buffer, which at
