@@ -20,6 +20,16 @@
  * blocks σ ≥ λ_max(D⁻½ A_jj D⁻½) (Gershgorin) makes the step a descent step and it is repeated
  * (at most RELAXED_INNER times) to solve the local problem.
  *
+ * Coulomb's law (s = 0: scheme anitescu-hart on the circular cone, clt_scheme_coulomb_circular,
+ * cone_t.coulomb). The same sweeps solve each contact's Coulomb problem instead of the relaxed one:
+ * with w̃ = (w_N + μ‖w_T‖, w_T) (De Saxcé), P ∈ K, w̃ ∈ K*, Pᵀw̃ = 0, so a sliding contact slides
+ * at w_N = 0 where the relaxation lifts it at μ‖w_T‖. A sphere block (A_jj = diag(a_N, a_T, a_T))
+ * has it in closed form: the sticking impulse, or 0 where it pulls, or its normal part with the
+ * tangential part scaled back onto the cone; another block takes D-metric De Saxcé steps. This is
+ * not a convex QP: the fixed points are Coulomb's law, but Gauss–Seidel is not a descent method on
+ * it and needs more sweeps on impacts (bench/granular/results.md "Session 29"). The residual is the
+ * De Saxcé natural map (block_residual). APGD and BBPGD do not apply (world.c refuses them).
+ *
  * Parallel and deterministic. Contacts are coloured greedily in contact order (the narrow phase's
  * order, a function of the state only): a contact gets the lowest colour that neither of its dynamic
  * bodies has yet, so the contacts of one colour share no dynamic body. A sweep runs the joint rows
@@ -103,6 +113,7 @@ typedef struct cone_t {
   double cos_half;       /* cos(π/m): inradius / circumradius of the polygon */
   int md;                /* the m_C balanced directions of work->z (3D, ≤ 64; 0: computed per call) */
   double dc[64], ds[64];
+  int coulomb; /* s = 0 (scheme anitescu-hart on the circular cone): Coulomb's law, not its relaxation */
 } cone_t;
 
 /* The block kernels below take the dimension and the cone kind (circ: circular, or 2D) as
@@ -346,10 +357,13 @@ BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, double *dv, const 
   }
 }
 
-/* ‖P − Π_K(P − w)‖∞ of one block. */
+/* ‖P − Π_K(P − w)‖∞ of one block; with s = 0 (k->coulomb) the De Saxcé map ‖P − Π_K(P − w̃)‖∞ with
+ * w̃ = (w_N + μ‖w_T‖, w_T): zero exactly where P ∈ K, w_N ≥ 0, and (w_N > 0 ⇒ P = 0), (P_N > 0 ⇒
+ * w_N = 0 and P_T = −μ P_N w_T/‖w_T‖ where w_T ≠ 0): Coulomb's law. */
 BGS_INLINE double block_residual(const clt_relaxed_contact_t *ct, const cone_t *k, const double w[3], int dim,
                                  int circ) {
-  double s[3] = {ct->x[0] - w[0], ct->x[1] - w[1], dim == 3 ? ct->x[2] - w[2] : 0.0};
+  double shift = k->coulomb ? ct->mu * sqrt(w[1] * w[1] + (dim == 3 ? w[2] * w[2] : 0.0)) : 0.0;
+  double s[3] = {ct->x[0] - (w[0] + shift), ct->x[1] - w[1], dim == 3 ? ct->x[2] - w[2] : 0.0};
   project_k(k, ct->mu, s, dim, circ);
   double r = 0.0;
   for (int i = 0; i < dim; i++) {
@@ -389,13 +403,34 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
     block_velocity(ct, dv, dim, w);
   double x0[3] = {ct->x[0], ct->x[1], ct->x[2]};
   double y[3] = {x0[0] - w[0] * ct->inv_dn, x0[1] - w[1] * ct->inv_dt, dim == 3 ? x0[2] - w[2] * ct->inv_dt : 0.0};
-  project_metric(ct, k, y, dim, circ);
+  if (k->coulomb && ct->exact && circ) {
+    /* s = 0 with A_jj = diag(a_N, a_T, a_T) (σ = 1): Coulomb's local problem in closed form. y is
+     * the sticking impulse; if it pulls, the contact opens (P = 0); if it leaves the cone, the
+     * contact slides with w_N = 0, so P_N stays and P_T is scaled back onto the cone along itself
+     * (opposite the slip, which is parallel to the free slip because A_TT is a multiple of I). */
+    if (!(y[0] > 0.0))
+      y[0] = y[1] = y[2] = 0.0;
+    else {
+      double tn = sqrt(y[1] * y[1] + (dim == 3 ? y[2] * y[2] : 0.0));
+      if (tn > ct->mu * y[0]) {
+        double f = ct->mu * y[0] / tn;
+        y[1] *= f;
+        y[2] *= f;
+      }
+    }
+  } else if (k->coulomb) { /* s = 0, other blocks: the De Saxcé step Π^D(x0 − D⁻¹ w̃) */
+    double sh = ct->mu * sqrt(w[1] * w[1] + (dim == 3 ? w[2] * w[2] : 0.0)) * ct->inv_dn;
+    y[0] -= sh;
+    project_metric(ct, k, y, dim, circ);
+  } else
+    project_metric(ct, k, y, dim, circ);
   if (!ct->exact) { /* more D-metric steps on the local problem ½ yᵀA y + (w − A x0)ᵀ y */
     double first = 0.0;
     for (int it = 1; it < RELAXED_INNER; it++) {
       double d[3] = {y[0] - x0[0], y[1] - x0[1], y[2] - x0[2]};
       double g[3] = {w[0] + A[0] * d[0] + A[1] * d[1] + A[2] * d[2], w[1] + A[1] * d[0] + A[3] * d[1] + A[4] * d[2],
                      dim == 3 ? w[2] + A[2] * d[0] + A[4] * d[1] + A[5] * d[2] : 0.0};
+      if (k->coulomb) g[0] += ct->mu * sqrt(g[1] * g[1] + g[2] * g[2]); /* w̃ (g[2] = 0 in 2D) */
       double yn[3] = {y[0] - g[0] * ct->inv_dn, y[1] - g[1] * ct->inv_dt, dim == 3 ? y[2] - g[2] * ct->inv_dt : 0.0};
       project_metric(ct, k, yn, dim, circ);
       double change = fabs(yn[0] - y[0]) * ct->dn + (fabs(yn[1] - y[1]) + fabs(yn[2] - y[2])) * ct->dt;
@@ -1381,6 +1416,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   }
   if (cone.m > 0) cone.cos_half = cos(0.5 * CLT_TWO_PI / (double)cone.m);
   cone.md = dim == 3 && m <= 64 ? m : 0;
+  /* scheme anitescu-hart reaches this solve only on the circular cone (step.c): s = 0 */
+  cone.coulomb = world->method.scheme == CLT_SCHEME_ANITESCU_HART && cone.m == 0;
   for (int i = 0; i < cone.md; i++) {
     double a = CLT_TWO_PI * (double)i / (double)m;
     cone.dc[i] = cos(a);

@@ -479,7 +479,10 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
       /* A point of the swept set beyond ε̂ (max_distance) that did not bear last step enters
        * frictionless: the relaxed cone would push such a pair apart whenever it slides faster
        * than Φ/(μh), touching or not (docs/stepping.md "The relaxation's artefact"), which stirred
-       * the whole falling column of the 10⁵ pile. Once it bears, it takes its μ the step after. */
+       * the whole falling column of the 10⁵ pile. Once it bears, it takes its μ the step after.
+       * Coulomb's law (scheme anitescu-hart on the circular cone, s = 0) has no such push but keeps
+       * the rule: without it the 33 m column's landing needed more sweeps (one step at 8 × 1000
+       * sweeps, 0.64 mm; bench/granular/results.md "Session 29"). */
       if (body_margin && p->distance > max_distance && mu > 0.0 && !bore_last_step(w, sa, sb, ba, bb, p->feature))
         mu = 0.0;
       make_contact(&out->contacts[out->count++], sa, sb, ba, bb, p, mu, sqrt(ma->restitution * mb->restitution));

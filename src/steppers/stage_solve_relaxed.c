@@ -4,6 +4,8 @@
  *     s.t. (n_j + μ_j d_{j,i})ᵀ v ≥ −Δ_j   every active contact j, generator i    (polyhedral)
  *          n_jᵀ v + Δ_j ≥ μ_j ‖T_j v‖       every active contact j                  (circular)
  *          ν_iᵀ v = −Υ_i                    every joint row i,
+ * The same stages run scheme anitescu-hart on the circular cone (s = 0, Coulomb's law: the cone
+ * block Gauss–Seidel only; relaxed_bgs.c). The relaxed QP is
  * solved through its dual — by the coloured cone block Gauss–Seidel of relaxed_bgs.c (method.solver
  * bgs, or lemke, the default, which does not apply to a QP) or, here, by APGD / BBPGD (and by
  * MPRGP for the polyhedral cone, whose dual has bounds only; it refuses the circular one). This file
@@ -1017,9 +1019,9 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
   }
   if (!w->symmetric)
     return clt_world_fail(world, CLT_ERR_UNSUPPORTED,
-                          "step %lld: the relaxed scheme's QP needs a symmetric M̂; the semi-implicit "
+                          "step %lld: scheme %s's cone solve needs a symmetric M̂; the semi-implicit "
                           "gyroscopic term makes it non-symmetric (use gyroscopic explicit or off)",
-                          (long long)c->step);
+                          (long long)c->step, c->scheme->name);
   clt_solver_kind_t solver = world->method.solver;
   bool bgs = bgs_solver(solver);
   /* the block Gauss–Seidel writes z in its compact layout (rows.h, z_bracket) */

@@ -55,7 +55,7 @@ typedef struct clt_scheme_ops_t {
 } clt_scheme_ops_t;
 
 extern const clt_scheme_ops_t clt_scheme_none, clt_scheme_anitescu_hart, clt_scheme_baumgarte, clt_scheme_post,
-    clt_scheme_relaxed;
+    clt_scheme_relaxed, clt_scheme_coulomb_circular;
 /* The ReLCP family and the overdamped law (SPEC.md §6; scheme_relcp.c, relcp.h): selected by step.c
  * when method.contact_model is not the default, the law is overdamped or the world is planar. */
 extern const clt_scheme_ops_t clt_scheme_relcp;
