@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,25 @@ static inline clt_world_t *relaxed_layer_world(const clt_world_def_t *wd, int n,
       clt_body_set_state(w, id, &st);
     }
   return w;
+}
+
+/* relaxed_layer_world(wd, 40, threads) run `steps` steps: its state hash, the fewest contacts of a
+ * step and the sweeps (iterations) of all of them. Destroys the world. */
+static inline uint64_t relaxed_layer_hash(const clt_world_def_t *wd, int threads, int steps, int *contacts,
+                                          int *sweeps) {
+  clt_world_t *w = relaxed_layer_world(wd, 40, threads);
+  *contacts = 0;
+  *sweeps = 0;
+  for (int n = 0; n < steps; n++) {
+    CHECK(clt_world_step(w) == CLT_OK);
+    clt_diagnostics_t d;
+    clt_world_get_diagnostics(w, &d);
+    *contacts = d.contacts < *contacts || *contacts == 0 ? d.contacts : *contacts;
+    *sweeps += d.iterations;
+  }
+  uint64_t hsh = clt_world_state_hash(w);
+  clt_world_destroy(w);
+  return hsh;
 }
 
 /* Two identical worlds: a runs 40 steps, b loads its checkpoint, both run 30 more and must agree

@@ -288,19 +288,7 @@ static uint64_t layer_hash(int threads, int steps, int *contacts, int *sweeps) {
   wd.method.max_iterations = 300;
   wd.method.active_set_eps = 0.01;
   wd.method.friction_cone = CLT_CONE_CIRCULAR;
-  clt_world_t *w = relaxed_layer_world(&wd, 40, threads);
-  *contacts = 0;
-  *sweeps = 0;
-  for (int n = 0; n < steps; n++) {
-    CHECK(clt_world_step(w) == CLT_OK);
-    clt_diagnostics_t d;
-    clt_world_get_diagnostics(w, &d);
-    *contacts = d.contacts < *contacts || *contacts == 0 ? d.contacts : *contacts;
-    *sweeps += d.iterations;
-  }
-  uint64_t hsh = clt_world_state_hash(w);
-  clt_world_destroy(w);
-  return hsh;
+  return relaxed_layer_hash(&wd, threads, steps, contacts, sweeps);
 }
 
 static void threads_and_resume(void) {
