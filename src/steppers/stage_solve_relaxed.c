@@ -3,11 +3,11 @@
  *     min_v ½ vᵀM̂v − (M v⁽ˡ⁾ + h k̂)ᵀv
  *     s.t. (n_j + μ_j d_{j,i})ᵀ v ≥ −Δ_j   every active contact j, generator i    (polyhedral)
  *          n_jᵀ v + Δ_j ≥ μ_j ‖T_j v‖       every active contact j                  (circular)
- *          ν_iᵀ v = −Υ_i                    every joint row i,
- * The same stages run scheme anitescu-hart on the circular cone (s = 0, Coulomb's law: the cone
- * block Gauss–Seidel only; relaxed_bgs.c). The relaxed QP is
- * solved through its dual — by the coloured cone block Gauss–Seidel of relaxed_bgs.c (method.solver
- * bgs, or lemke, the default, which does not apply to a QP) or, here, by APGD / BBPGD (and by
+ *          ν_iᵀ v = −Υ_i                    every joint row i.
+ * (The same stages run scheme anitescu-hart on the circular cone: s = 0, Coulomb's law, solved by
+ * the cone block Gauss–Seidel only; relaxed_bgs.c.) The QP is solved through its dual — by the
+ * coloured cone block Gauss–Seidel of relaxed_bgs.c (method.solver bgs, or lemke, the default,
+ * which does not apply to a QP) or, here, by APGD / BBPGD (and by
  * MPRGP for the polyhedral cone, whose dual has bounds only; it refuses the circular one). This file
  * also holds the scheme's collide stage (the swept active set) and contact stage (Δ). For APGD /
  * BBPGD: with G the stacked constraint rows (joint rows, then per contact its
