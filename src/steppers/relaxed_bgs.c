@@ -357,12 +357,17 @@ BGS_INLINE void sphere_apply(const clt_relaxed_contact_t *ct, double *dv, const 
   }
 }
 
+/* μ‖w_T‖: the De Saxcé shift of w_N under Coulomb's law (s = 0; w̃ = (w_N + μ‖w_T‖, w_T)). */
+BGS_INLINE double desaxce_shift(const clt_relaxed_contact_t *ct, const double w[3], int dim) {
+  return ct->mu * sqrt(w[1] * w[1] + (dim == 3 ? w[2] * w[2] : 0.0));
+}
+
 /* ‖P − Π_K(P − w)‖∞ of one block; with s = 0 (k->coulomb) the De Saxcé map ‖P − Π_K(P − w̃)‖∞ with
  * w̃ = (w_N + μ‖w_T‖, w_T): zero exactly where P ∈ K, w_N ≥ 0, and (w_N > 0 ⇒ P = 0), (P_N > 0 ⇒
  * w_N = 0 and P_T = −μ P_N w_T/‖w_T‖ where w_T ≠ 0): Coulomb's law. */
 BGS_INLINE double block_residual(const clt_relaxed_contact_t *ct, const cone_t *k, const double w[3], int dim,
                                  int circ) {
-  double shift = k->coulomb ? ct->mu * sqrt(w[1] * w[1] + (dim == 3 ? w[2] * w[2] : 0.0)) : 0.0;
+  double shift = k->coulomb ? desaxce_shift(ct, w, dim) : 0.0;
   double s[3] = {ct->x[0] - (w[0] + shift), ct->x[1] - w[1], dim == 3 ? ct->x[2] - w[2] : 0.0};
   project_k(k, ct->mu, s, dim, circ);
   double r = 0.0;
@@ -419,8 +424,7 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
       }
     }
   } else if (k->coulomb) { /* s = 0, other blocks: the De Saxcé step Π^D(x0 − D⁻¹ w̃) */
-    double sh = ct->mu * sqrt(w[1] * w[1] + (dim == 3 ? w[2] * w[2] : 0.0)) * ct->inv_dn;
-    y[0] -= sh;
+    y[0] -= desaxce_shift(ct, w, dim) * ct->inv_dn;
     project_metric(ct, k, y, dim, circ);
   } else
     project_metric(ct, k, y, dim, circ);
@@ -430,7 +434,7 @@ BGS_INLINE double block_update(clt_relaxed_contact_t *ct, const double *A, const
       double d[3] = {y[0] - x0[0], y[1] - x0[1], y[2] - x0[2]};
       double g[3] = {w[0] + A[0] * d[0] + A[1] * d[1] + A[2] * d[2], w[1] + A[1] * d[0] + A[3] * d[1] + A[4] * d[2],
                      dim == 3 ? w[2] + A[2] * d[0] + A[4] * d[1] + A[5] * d[2] : 0.0};
-      if (k->coulomb) g[0] += ct->mu * sqrt(g[1] * g[1] + g[2] * g[2]); /* w̃ (g[2] = 0 in 2D) */
+      if (k->coulomb) g[0] += desaxce_shift(ct, g, dim); /* w̃ */
       double yn[3] = {y[0] - g[0] * ct->inv_dn, y[1] - g[1] * ct->inv_dt, dim == 3 ? y[2] - g[2] * ct->inv_dt : 0.0};
       project_metric(ct, k, yn, dim, circ);
       double change = fabs(yn[0] - y[0]) * ct->dn + (fabs(yn[1] - y[1]) + fabs(yn[2] - y[2])) * ct->dt;
