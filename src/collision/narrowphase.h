@@ -14,11 +14,13 @@
  *    parallel to p_B − p_A; Φ is the exact signed distance (penetration depth when overlapping).
  *    Ellipsoid pairs (smooth_ellipsoid.c) are iterative and report failure: no point is ever made
  *    from an unconverged iteration (clt_collide then returns CLT_COLLIDE_FAILED);
- *  - polygon / segment pairs (2D): vertex–feature points so each Φ is differentiable (004 §1.1):
- *    one per core vertex of each shape against the closest feature (edge or vertex) of the other,
- *    within range; apart, the smallest Φ is the distance; overlapping, each Φ is its vertex's
- *    depth (plus one separating-axis point when cores cross with no vertex inside). A rounded
- *    shape's point (segment end) stands for the disk about its core vertex;
+ *  - polygon / segment pairs (2D): a reference-edge manifold of at most 2 points (narrowphase_2d.c):
+ *    the edge of either core whose line separates the other the most gives the normal, the other
+ *    core's most anti-parallel edge is clipped to it, and each kept point is a vertex–edge pair
+ *    (004 §1.1) measured along that normal; the smallest Φ is the signed distance, apart and in
+ *    overlap. Corners on corners, shared edges and parallel faces get the face normal exactly;
+ *    cores apart whose closest features are two vertices get that single pair instead. A rounded
+ *    shape's point (segment radius) lies on its core offset by the radius;
  *  - plane pairs: one point per vertex / end cap / support point within range (box: the 4
  *    deepest corners);
  *  - capsule–box: each end cap, plus the axis point closest to the box when nearer than both;

@@ -1,15 +1,14 @@
 /* 2D narrow phase for disks, segments and convex polygons, and their half-plane pairs
  * (SPEC.md §5). All three are "rounded convex polygons": a core of 1 (disk), 2 (segment) or n ≥ 3
- * (polygon) vertices swept by a radius (disk, segment) or not (polygon). Contacts are vertex–
- * feature pairs (004 §1.1): each core vertex of one shape against the closest feature (vertex or
- * edge) of the other's core, minus the radii. Each such Φ is the signed distance from a vertex to a
- * convex set, which is continuous and differentiable away from medial axes; for separated convex
- * shapes the smallest of them is the exact distance (in 2D the closest pair always involves a
- * vertex). A point of a rounded shape (segment radius r) stands for the disk of radius r about its
- * core vertex: p_A lies on that disk's boundary, which is on the shape's surface wherever the
- * normal is in the vertex's normal cone (always for the closest pair) and inside the shape
- * otherwise; keeping such points (a capsule lying on the ground has both end caps) costs nothing
- * and each is a valid non-penetration constraint. */
+ * (polygon) vertices swept by a radius (disk, segment) or not (polygon).
+ *  - A disk against any core: its centre against the closest feature of the other core, minus the
+ *    radii (one point; the exact shared-normal point once the centre is inside a polygon).
+ *  - Two segments or polygons: a reference-edge manifold (collide_cores below). Vertex–feature
+ *    pairs taken one vertex at a time are not enough there: when corners sit on corners the
+ *    closest feature of a vertex is a vertex, and the normal is whatever direction round-off
+ *    gives; and when two boxes slide into each other with level tops every vertex lies on the
+ *    other's boundary, so no vertex sees the overlap.
+ *  - A half-plane: one point per core vertex (segment end cap, polygon corner) within range. */
 #include <math.h>
 #include <string.h>
 
@@ -140,21 +139,155 @@ static void set_point(clt_contact_point_t *c, double phi, const double n[2], con
   c->feature = feature;
 }
 
-/* Separation of the two cores along unit axis u (from A to B): min over B of u·x − max over A. */
-static double core_separation(const clt_round_core_t *a, const clt_round_core_t *b, const double u[2], int *a_support) {
-  double max_a = -INFINITY, min_b = INFINITY;
-  for (int i = 0; i < a->count; i++) {
-    double s = clt_c2_dot(a->v[i], u);
-    if (s > max_a) {
-      max_a = s;
-      *a_support = i;
+/* Largest separation of core `other` from the edge lines of core `ref` (count ≥ 2): over ref's
+ * edges i, min over other's vertices of n_i·(w − v_i). The edge that attains it is *edge. For
+ * convex cores the larger of the two cores' values is their signed distance when it is ≤ 0 (the
+ * penetration depth: the Minkowski difference of two polygons has only their edge normals). */
+static double max_edge_separation(const clt_round_core_t *ref, const clt_round_core_t *other, int *edge) {
+  double best = -INFINITY;
+  *edge = 0;
+  for (int i = 0; i < ref->count; i++) {
+    double sep = INFINITY;
+    for (int j = 0; j < other->count; j++) {
+      double d[2];
+      clt_c2_sub(d, other->v[j], ref->v[i]);
+      sep = fmin(sep, clt_c2_dot(d, ref->normal[i]));
+    }
+    if (sep > best) {
+      best = sep;
+      *edge = i;
     }
   }
-  for (int i = 0; i < b->count; i++) {
-    double s = clt_c2_dot(b->v[i], u);
-    if (s < min_b) min_b = s;
+  return best;
+}
+
+/* The closest pair of two separated cores (count ≥ 2 each): each core vertex against the other
+ * core. Returns the distance; *vertex_vertex says whether it joins a vertex to a vertex, and
+ * point_a, point_b are the closest points with `normal` from A to B. */
+static double closest_core_pair(const clt_round_core_t *a, const clt_round_core_t *b, double point_a[2],
+                                double point_b[2], double normal[2], bool *vertex_vertex) {
+  double best = INFINITY;
+  for (int side = 0; side < 2; side++) {
+    const clt_round_core_t *from = side == 0 ? a : b, *to = side == 0 ? b : a;
+    for (int i = 0; i < from->count; i++) {
+      double c[2], m[2];
+      int feature;
+      double d = point_core_distance(to, from->v[i], c, m, &feature);
+      if (!(d < best)) continue;
+      best = d;
+      *vertex_vertex = feature < CORE_EDGE_FEATURE;
+      double sign = side == 0 ? -1.0 : 1.0; /* m points from `to` towards the vertex */
+      normal[0] = sign * m[0];
+      normal[1] = sign * m[1];
+      const double *pa = side == 0 ? from->v[i] : c, *pb = side == 0 ? c : from->v[i];
+      point_a[0] = pa[0], point_a[1] = pa[1];
+      point_b[0] = pb[0], point_b[1] = pb[1];
+    }
   }
-  return min_b - max_a;
+  return best;
+}
+
+/* One contact at the closest pair of two separated cores (points on the cores, normal A to B). */
+static int single_point(const clt_round_core_t *a, const clt_round_core_t *b, double distance, const double core_a[2],
+                        const double core_b[2], const double n[2], double max_distance, clt_contact_point_t *out) {
+  double phi = distance - a->radius - b->radius;
+  if (phi > max_distance) return 0;
+  double pa[2], pb[2];
+  clt_c2_axpy(pa, core_a, a->radius, n);
+  clt_c2_axpy(pb, core_b, -b->radius, n);
+  set_point(&out[0], phi, n, pa, pb, 8192);
+  return 1;
+}
+
+/* Segments and polygons against each other: a reference-edge manifold (Box2D's b2ClipPolygons is
+ * the model). The reference edge is the edge of either core whose line separates the other core
+ * the most (its separation is the signed distance whenever the cores overlap or touch); the
+ * incident edge is the other core's edge most anti-parallel to it, clipped to the reference
+ * edge's extent. Each kept point is a point of the incident core against the reference edge, with
+ * the reference normal: so corner on corner, shared edges and parallel faces get the face normal
+ * and two points, never a normal that round-off picks. Cores apart whose closest features are two
+ * vertices get that single pair instead (a corner passing a corner), with its exact distance. */
+static int collide_cores(const clt_round_core_t *a, const clt_round_core_t *b, double max_distance,
+                         clt_contact_point_t *out) {
+  double radii = a->radius + b->radius;
+  int edge_a, edge_b;
+  double sep_a = max_edge_separation(a, b, &edge_a), sep_b = max_edge_separation(b, a, &edge_b);
+  double scale = 0.0;
+  for (int i = 0; i < a->count; i++) scale = fmax(scale, fabs(a->v[i][0] - a->v[0][0]) + fabs(a->v[i][1] - a->v[0][1]));
+  for (int i = 0; i < b->count; i++) scale = fmax(scale, fabs(b->v[i][0] - b->v[0][0]) + fabs(b->v[i][1] - b->v[0][1]));
+  double tie = 1e-10 * scale; /* round-off of a separation: prefer A's edge within it */
+  bool flip = sep_b > sep_a + tie;
+  double sep = flip ? sep_b : sep_a;
+  if (sep - radii > max_distance) return 0; /* the edge separation never exceeds the distance */
+
+  /* Apart: the closest pair, used when it joins a corner to a corner off the reference edge's
+   * normal, or when the incident edge lies beside the reference edge. */
+  double closest_a[2] = {0.0, 0.0}, closest_b[2] = {0.0, 0.0}, closest_n[2] = {0.0, 0.0}, closest = -INFINITY;
+  if (sep > tie) {
+    bool vertex_vertex = false;
+    closest = closest_core_pair(a, b, closest_a, closest_b, closest_n, &vertex_vertex);
+    if (vertex_vertex && closest > sep + tie) return single_point(a, b, closest, closest_a, closest_b, closest_n, max_distance, out);
+  }
+
+  const clt_round_core_t *ref = flip ? b : a, *inc = flip ? a : b;
+  int e = flip ? edge_b : edge_a;
+  const double *v1 = ref->v[e], *v2 = ref->v[(e + 1) % ref->count], *m = ref->normal[e];
+  int k = 0; /* incident edge: the most anti-parallel */
+  double most = INFINITY;
+  for (int j = 0; j < inc->count; j++) {
+    double dot = clt_c2_dot(inc->normal[j], m);
+    if (dot < most) {
+      most = dot;
+      k = j;
+    }
+  }
+  /* Clip the incident edge w1 → w2 to the slab t·v1 ≤ t·x ≤ t·v2 of the reference edge. */
+  double t[2], len;
+  clt_c2_sub(t, v2, v1);
+  len = clt_c2_norm(t);
+  t[0] /= len, t[1] /= len;
+  double p[2][2], lo = clt_c2_dot(t, v1), hi = clt_c2_dot(t, v2);
+  int tag[2] = {k, (k + 1) % inc->count}; /* incident vertex index, or 64 + end of the reference edge */
+  p[0][0] = inc->v[tag[0]][0], p[0][1] = inc->v[tag[0]][1];
+  p[1][0] = inc->v[tag[1]][0], p[1][1] = inc->v[tag[1]][1];
+  int kept = 2;
+  for (int side = 0; side < 2 && kept == 2; side++) {
+    double bound = side == 0 ? lo : hi, sign = side == 0 ? 1.0 : -1.0; /* keep sign·(t·x − bound) ≥ 0 */
+    double d0 = sign * (clt_c2_dot(t, p[0]) - bound), d1 = sign * (clt_c2_dot(t, p[1]) - bound);
+    if (d0 < -tie && d1 < -tie) { /* beside the reference edge: only a corner can touch */
+      if (closest > -INFINITY) return single_point(a, b, closest, closest_a, closest_b, closest_n, max_distance, out);
+      double h0 = clt_c2_dot(p[0], m), h1 = clt_c2_dot(p[1], m);
+      if (h1 < h0) p[0][0] = p[1][0], p[0][1] = p[1][1], tag[0] = tag[1];
+      kept = 1;
+      break;
+    }
+    d0 = d0 > -tie ? fmax(d0, 0.0) : d0; /* an end on the slab's boundary to round-off is on it */
+    d1 = d1 > -tie ? fmax(d1, 0.0) : d1;
+    if (d0 >= 0.0 && d1 >= 0.0) continue;
+    int out_i = d0 < 0.0 ? 0 : 1;
+    double f = d0 / (d0 - d1);
+    double q[2] = {p[0][0] + f * (p[1][0] - p[0][0]), p[0][1] + f * (p[1][1] - p[0][1])};
+    p[out_i][0] = q[0], p[out_i][1] = q[1];
+    tag[out_i] = 64 + side;
+  }
+  /* n from A to B: the reference normal, or its opposite when the reference edge is B's. */
+  double n[2] = {flip ? -m[0] : m[0], flip ? -m[1] : m[1]};
+  int count = 0;
+  if (kept == 2 && fabs(clt_c2_dot(t, p[1]) - clt_c2_dot(t, p[0])) <= tie) kept = 1; /* clipped to a point */
+  for (int i = 0; i < kept; i++) {
+    double d[2];
+    clt_c2_sub(d, p[i], v1);
+    double s = clt_c2_dot(d, m); /* the incident point's height over the reference edge */
+    double phi = s - radii;
+    if (phi > max_distance) continue;
+    double foot[2], pa[2], pb[2];
+    clt_c2_axpy(foot, p[i], -s, m);
+    const double *core_a = flip ? p[i] : foot, *core_b = flip ? foot : p[i];
+    clt_c2_axpy(pa, core_a, a->radius, n);
+    clt_c2_axpy(pb, core_b, -b->radius, n);
+    set_point(&out[count++], phi, n, pa, pb, (flip ? 4096 : 0) + e * 128 + tag[i]);
+  }
+  return count;
 }
 
 int clt_collide_round_round_2d(const clt_placed_shape_t *sa, const clt_placed_shape_t *sb, double max_distance,
@@ -162,8 +295,8 @@ int clt_collide_round_round_2d(const clt_placed_shape_t *sa, const clt_placed_sh
   clt_round_core_t a, b;
   clt_round_core_make(sa, &a);
   clt_round_core_make(sb, &b);
+  if (a.count >= 2 && b.count >= 2) return collide_cores(&a, &b, max_distance, out);
   double radii = a.radius + b.radius;
-  int count = 0;
 
   if (a.count == 1 && b.count == 1) { /* disk–disk */
     double d[2];
@@ -183,86 +316,24 @@ int clt_collide_round_round_2d(const clt_placed_shape_t *sa, const clt_placed_sh
     return 1;
   }
 
-  /* vertex_vertex[i] = j when vertex i of A found vertex j of B as its closest feature, so the
-   * same vertex pair is not reported a second time from B's side. */
-  int vertex_vertex[CLT_MAX_POLYGON_VERTICES];
-  bool any_negative = false;
-  if (b.count >= 2) {
-    for (int i = 0; i < a.count; i++) {
-      double c[2], m[2];
-      int feature;
-      vertex_vertex[i] = -1;
-      double core_distance = point_core_distance(&b, a.v[i], c, m, &feature);
-      /* A disk whose centre is inside a polygon: its signed distance minus the radius is no longer
-       * the penetration depth, so take the exact shared-normal point (continuous at the switch:
-       * both give −r with the centre on the boundary). */
-      if (a.count == 1 && core_distance < 0.0) return clt_collide_convex_2d(sa, sb, max_distance, out);
-      double phi = core_distance - radii;
-      if (feature < CORE_EDGE_FEATURE) vertex_vertex[i] = feature;
-      if (phi > max_distance) continue;
-      double n[2] = {-m[0], -m[1]}, pa[2], pb[2];
-      clt_c2_axpy(pa, a.v[i], a.radius, n);
-      clt_c2_axpy(pb, c, -b.radius, n);
-      set_point(&out[count++], phi, n, pa, pb, i * 128 + feature);
-      any_negative = any_negative || phi < 0.0;
-    }
-  }
-  if (a.count >= 2) {
-    for (int j = 0; j < b.count; j++) {
-      double c[2], m[2];
-      int feature;
-      double core_distance = point_core_distance(&a, b.v[j], c, m, &feature);
-      if (b.count == 1 && core_distance < 0.0) return clt_collide_convex_2d(sa, sb, max_distance, out);
-      double phi = core_distance - radii;
-      if (phi > max_distance) continue;
-      if (b.count >= 2 && feature < CORE_EDGE_FEATURE && vertex_vertex[feature] == j) continue;
-      double pa[2], pb[2];
-      clt_c2_axpy(pa, c, a.radius, m);
-      clt_c2_axpy(pb, b.v[j], -b.radius, m);
-      set_point(&out[count++], phi, m, pa, pb, 4096 + j * 128 + feature);
-      any_negative = any_negative || phi < 0.0;
-    }
-  }
-
-  /* Crossing cores with no vertex of either inside the other (two crossing segments, a plus-sign
-   * of rectangles): no vertex–feature pair sees the overlap, so add the separating-axis contact
-   * along the axis of least penetration. It only arises from deep overlap, never from a
-   * trajectory that approaches from outside. */
-  if (!any_negative && a.count >= 2 && b.count >= 2) {
-    double best = -INFINITY, axis[2] = {1.0, 0.0};
-    int support = 0;
-    for (int side = 0; side < 2; side++) {
-      const clt_round_core_t *s = side == 0 ? &a : &b;
-      int edges = s->count == 2 ? 1 : s->count;
-      for (int i = 0; i < edges; i++) {
-        for (int sign = -1; sign <= 1; sign += 2) {
-          if (s->count >= 3 && sign != (side == 0 ? 1 : -1)) continue; /* polygons: outward only */
-          double u[2] = {sign * s->normal[i][0], sign * s->normal[i][1]};
-          int sup = 0;
-          double sep = core_separation(&a, &b, u, &sup);
-          if (sep > best) {
-            best = sep;
-            axis[0] = u[0];
-            axis[1] = u[1];
-            support = sup;
-          }
-        }
-      }
-    }
-    double scale = 0.0;
-    for (int i = 0; i < a.count; i++) scale = fmax(scale, fabs(a.v[i][0]) + fabs(a.v[i][1]));
-    for (int i = 0; i < b.count; i++) scale = fmax(scale, fabs(b.v[i][0]) + fabs(b.v[i][1]));
-    if (best < -1e-12 * scale) { /* not for mere touching, which the vertex points already cover */
-      double phi = best - radii;
-      if (phi <= max_distance) {
-        double pa[2], pb[2];
-        clt_c2_axpy(pa, a.v[support], a.radius, axis);
-        clt_c2_axpy(pb, pa, phi, axis);
-        set_point(&out[count++], phi, axis, pa, pb, 8192);
-      }
-    }
-  }
-  return count;
+  /* A disk against a segment or polygon: its centre against the closest feature of the other
+   * core. A centre inside a polygon is no longer a distance minus the radius, so the exact
+   * shared-normal point is taken there (continuous at the switch: both give −r with the centre on
+   * the boundary). */
+  const clt_round_core_t *disk = a.count == 1 ? &a : &b, *core = a.count == 1 ? &b : &a;
+  double c[2], m[2];
+  int feature;
+  double core_distance = point_core_distance(core, disk->v[0], c, m, &feature);
+  if (core_distance < 0.0) return clt_collide_convex_2d(sa, sb, max_distance, out);
+  double phi = core_distance - radii;
+  if (phi > max_distance) return 0;
+  double n[2] = {a.count == 1 ? -m[0] : m[0], a.count == 1 ? -m[1] : m[1]}; /* from A to B */
+  const double *ca = a.count == 1 ? disk->v[0] : c, *cb = a.count == 1 ? c : disk->v[0];
+  double pa[2], pb[2];
+  clt_c2_axpy(pa, ca, a.radius, n);
+  clt_c2_axpy(pb, cb, -b.radius, n);
+  set_point(&out[0], phi, n, pa, pb, a.count == 1 ? feature : 4096 + feature);
+  return 1;
 }
 
 /* World point and outward unit normal of a half-plane. */

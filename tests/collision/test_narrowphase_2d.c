@@ -6,9 +6,10 @@
  *    the minimum over pairs of sampled boundary points;
  *  - witness points on their surfaces, p_B − p_A = Φ n, |n| = 1, and for smooth pairs n equal to
  *    the outward normal of A at p_A and minus that of B at p_B;
- *  - vertex–feature pairs (segments, polygons): each Φ equal to the brute-force signed distance of
- *    the generating vertex to the other shape, the smallest equal to the true distance when apart,
- *    some Φ < 0 whenever the shapes overlap. */
+ *  - segment and polygon pairs (reference-edge manifolds): the smallest Φ equal to the signed
+ *    distance apart and in overlap, no Φ below it, at most two points;
+ *  - exactly aligned poses (corner on corner, edge on edge, face on face, a row of boxes sliding
+ *    into each other): the face normal to round-off, two-point manifolds, the overlap seen. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -341,7 +342,8 @@ static void run_pair(clt_shape_type_t ta, clt_shape_type_t tb, int poses, uint64
   int printed = 0;
   bool plane = tb == CLT_SHAPE_HALFPLANE || ta == CLT_SHAPE_HALFPLANE;
   /* vertex–feature families report several points per pair */
-  bool multi = plane || (is_round_core(ta) && is_round_core(tb) && (ta != CLT_SHAPE_DISK && tb != CLT_SHAPE_DISK));
+  bool cores = is_round_core(ta) && is_round_core(tb) && ta != CLT_SHAPE_DISK && tb != CLT_SHAPE_DISK;
+  bool multi = plane || cores;
   for (int pose_i = 0; pose_i < poses; pose_i++) {
     clt_shape_def_t da = random_shape(&rng, ta), db = random_shape(&rng, tb);
     clt_collide_pose_t pa, pb;
@@ -403,12 +405,21 @@ static void run_pair(clt_shape_type_t ta, clt_shape_type_t tb, int poses, uint64
       double id = hypot(k->point_b[0] - k->point_a[0] - k->distance * k->normal[0],
                         k->point_b[1] - k->point_a[1] - k->distance * k->normal[1]);
       fmax_track(&st.identity_error, id);
-      /* A fallback point of crossing cores has p_B off B's surface by design; skip it there. */
-      bool crossing = multi && !plane && k->feature == 8192;
-      /* Rounded core vertices (segment ends) stand for their disks: the witness is on the
-       * surface, or on the boundary of the end disk and inside the shape. */
-      fmax_track(&st.surface_error, witness_error(&ra, k->point_a, k->normal, 1.0, multi));
-      if (!crossing) fmax_track(&st.surface_error, witness_error(&rb, k->point_b, k->normal, -1.0, multi));
+      if (cores) {
+        /* Reference-edge manifold: no point deeper than the signed distance; witnesses on the
+         * surface of a sharp core (polygon, bare segment), inside or on a rounded one (a point of
+         * a rounded incident edge, offset by r along the reference normal). */
+        fmax_track(&st.distance_error, fmax(0.0, phi_ref - k->distance - 1e-12));
+        fmax_track(&st.surface_error, ra.r > 0.0 ? fmax(0.0, ref_point_signed_distance(&ra, k->point_a))
+                                                 : witness_error(&ra, k->point_a, k->normal, 1.0, false));
+        fmax_track(&st.surface_error, rb.r > 0.0 ? fmax(0.0, ref_point_signed_distance(&rb, k->point_b))
+                                                 : witness_error(&rb, k->point_b, k->normal, -1.0, false));
+      } else {
+        /* Rounded core vertices (segment ends) stand for their disks: the witness is on the
+         * surface, or on the boundary of the end disk and inside the shape. */
+        fmax_track(&st.surface_error, witness_error(&ra, k->point_a, k->normal, 1.0, multi));
+        fmax_track(&st.surface_error, witness_error(&rb, k->point_b, k->normal, -1.0, multi));
+      }
       double na[2], nb[2];
       if (is_smooth(&ra) && ref_outward_normal(&ra, k->point_a, na))
         fmax_track(&st.normal_error, hypot(k->normal[0] - na[0], k->normal[1] - na[1]));
@@ -416,15 +427,6 @@ static void run_pair(clt_shape_type_t ta, clt_shape_type_t tb, int poses, uint64
         fmax_track(&st.normal_error, hypot(k->normal[0] + nb[0], k->normal[1] + nb[1]));
       double dx = k->point_b[0] - k->point_a[0], dy = k->point_b[1] - k->point_a[1], dl = hypot(dx, dy);
       if (!multi && dl > 1e-6) fmax_track(&st.parallel_error, fabs(dx * k->normal[1] - dy * k->normal[0]) / dl);
-      if (multi && !plane && !crossing) {
-        /* Φ is the signed distance of the generating core vertex to the other shape (less its own
-         * radius): the vertex is p_A − r_A n (a vertex of A) or p_B + r_B n (a vertex of B). */
-        double va[2] = {k->point_a[0] - ra.r * k->normal[0], k->point_a[1] - ra.r * k->normal[1]};
-        double vb[2] = {k->point_b[0] + rb.r * k->normal[0], k->point_b[1] + rb.r * k->normal[1]};
-        double ea = fabs(ref_point_signed_distance(&rb, va) - ra.r - k->distance);
-        double eb = fabs(ref_point_signed_distance(&ra, vb) - rb.r - k->distance);
-        fmax_track(&st.distance_error, fmin(ea, eb));
-      }
       if (plane) { /* each point: the height of its vertex (cap, corner, support point) */
         const ref_shape_t *h = ta == CLT_SHAPE_HALFPLANE ? &ra : &rb;
         const double *q = ta == CLT_SHAPE_HALFPLANE ? k->point_b : k->point_a;
@@ -432,10 +434,10 @@ static void run_pair(clt_shape_type_t ta, clt_shape_type_t tb, int poses, uint64
         fmax_track(&st.distance_error, fabs(hq - k->distance));
       }
     }
-    /* The smallest Φ is the signed distance (exact for convex single points, polygon vertices
-     * and planes when apart; for vertex–feature pairs in overlap only its sign is the contract). */
+    /* The smallest Φ is the signed distance (exact for single points, reference-edge manifolds
+     * and planes; for the half-plane's vertex points in overlap only its sign is the contract). */
     double err = fabs(min_phi - phi_ref);
-    if (!multi || plane || phi_ref >= -TOUCH_TOL) {
+    if (!multi || plane || cores || phi_ref >= -TOUCH_TOL) {
       fmax_track(&st.distance_error, err);
       if (err > 1e-7 && printed++ < 5)
         fprintf(stderr, "%s pose %d: phi %.12g ref %.12g (n = %d) normal %g %g pa %g %g pb %g %g\n", name, pose_i, min_phi, phi_ref, n, c[0].normal[0], c[0].normal[1], c[0].point_a[0], c[0].point_a[1], c[0].point_b[0], c[0].point_b[1]);
@@ -537,8 +539,8 @@ static void known_cases(void) {
   memset(&pb, 0, sizeof pb);
   pb.angle = 0.5 * REF_PI;
   n = clt_collide(&bar, &pa, &bar, &pb, 0.0, c, 8);
-  CHECK(n == 1);
-  if (n == 1) CHECK_NEAR(c[0].distance, -2.2, 1e-12);
+  CHECK(n == 2); /* the vertical bar's end face against the horizontal bar's bottom face */
+  for (int i = 0; i < n; i++) CHECK_NEAR(c[i].distance, -2.2, 1e-12);
   /* Unsupported combinations. */
   clt_shape_def_t sphere = blank(CLT_SHAPE_SPHERE);
   sphere.radius = 1;
@@ -546,8 +548,113 @@ static void known_cases(void) {
   CHECK(clt_collide(&ground, &pa, &ground, &pb, 1, c, 4) == 0);
 }
 
+/* Boxes on a grid of quarter units with angles in quarter turns, the whole scene turned by a
+ * common angle: corners on corners, shared edges, faces on faces, exact touching. */
+static void aligned_poses(void) {
+  rng_t rng = {77};
+  const double half[3] = {0.25, 0.5, 1.0};
+  double worst_phi = 0.0, worst_normal = 0.0, worst_surface = 0.0;
+  int poses = 0, touching = 0, two_point = 0;
+  for (int pose_i = 0; pose_i < 4000; pose_i++) {
+    clt_shape_def_t da = blank(CLT_SHAPE_POLYGON), db = blank(CLT_SHAPE_POLYGON);
+    clt_shape_def_t *d[2] = {&da, &db};
+    for (int s = 0; s < 2; s++) {
+      double hx = half[rng_int(&rng, 0, 2)], hy = half[rng_int(&rng, 0, 2)];
+      double v[4][2] = {{-hx, -hy}, {hx, -hy}, {hx, hy}, {-hx, hy}};
+      memcpy(d[s]->vertices, v, sizeof v);
+      d[s]->vertex_count = 4;
+    }
+    double turn = pose_i % 2 == 0 ? 0.0 : rng_uniform(&rng, -REF_PI, REF_PI), ct = cos(turn), st = sin(turn);
+    clt_collide_pose_t pa, pb;
+    memset(&pa, 0, sizeof pa);
+    memset(&pb, 0, sizeof pb);
+    double xb = 0.25 * rng_int(&rng, -10, 10), yb = 0.25 * rng_int(&rng, -10, 10);
+    pa.angle = turn;
+    pb.angle = turn + 0.5 * REF_PI * rng_int(&rng, 0, 3);
+    pb.position[0] = ct * xb - st * yb;
+    pb.position[1] = st * xb + ct * yb;
+    clt_contact_point_t c[CLT_MAX_PAIR_CONTACTS];
+    int n = clt_collide(&da, &pa, &db, &pb, 0.3, c, CLT_MAX_PAIR_CONTACTS);
+    ref_shape_t ra, rb;
+    ref_make(&da, &pa, &ra);
+    ref_make(&db, &pb, &rb);
+    double phi_ref = ref_signed_distance(&ra, &rb);
+    if (phi_ref > 0.3 - 1e-9) continue;
+    poses++;
+    CHECK(n >= 1 && n <= 2);
+    if (n < 1) continue;
+    touching += fabs(phi_ref) < 1e-12;
+    two_point += n == 2;
+    double min_phi = INFINITY;
+    for (int i = 0; i < n; i++) {
+      min_phi = fmin(min_phi, c[i].distance);
+      CHECK(c[i].distance >= phi_ref - 1e-12);
+      /* the normal is a face normal of the turned frame: ±(cos, sin) or ±(−sin, cos) */
+      double along = fabs(c[i].normal[0] * ct + c[i].normal[1] * st), across = fabs(-c[i].normal[0] * st + c[i].normal[1] * ct);
+      if (phi_ref <= 1e-12) worst_normal = fmax(worst_normal, fmin(fabs(along - 1.0) + across, fabs(across - 1.0) + along));
+      worst_surface = fmax(worst_surface, fmax(fabs(ref_point_signed_distance(&ra, c[i].point_a)), fabs(ref_point_signed_distance(&rb, c[i].point_b))));
+    }
+    worst_phi = fmax(worst_phi, fabs(min_phi - phi_ref));
+  }
+  printf("aligned boxes          poses %5d (touching %d, two-point %d) | max |dPhi| %.2e  normal off a face %.2e  surface %.2e\n",
+         poses, touching, two_point, worst_phi, worst_normal, worst_surface);
+  CHECK(poses > 1000 && touching > 100 && two_point > 100);
+  CHECK_LE(worst_phi, 1e-9);
+  CHECK_LE(worst_normal, 1e-12);
+  CHECK_LE(worst_surface, 1e-12);
+
+  /* Two unit squares stacked exactly (corners on corners): two points at Φ = 0, normal +y. */
+  clt_shape_def_t box = blank(CLT_SHAPE_POLYGON);
+  double v[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
+  memcpy(box.vertices, v, sizeof v);
+  box.vertex_count = 4;
+  clt_collide_pose_t pa, pb;
+  memset(&pa, 0, sizeof pa);
+  memset(&pb, 0, sizeof pb);
+  pa.position[1] = 0.5;
+  pb.position[1] = 1.5;
+  clt_contact_point_t c[CLT_MAX_PAIR_CONTACTS];
+  int n = clt_collide(&box, &pa, &box, &pb, 1e-3, c, CLT_MAX_PAIR_CONTACTS);
+  CHECK(n == 2);
+  for (int i = 0; i < n; i++) {
+    CHECK(c[i].distance == 0.0 && c[i].normal[0] == 0.0 && c[i].normal[1] == 1.0);
+    CHECK(fabs(c[i].point_a[0]) == 0.5 && c[i].point_a[1] == 1.0);
+  }
+  /* A row of boxes slid 0.68 mm into each other along x, tops level: the overlap is −0.68 mm
+   * (every vertex of each lies on the other's boundary, so no vertex sees it). */
+  pb.position[0] = 1.0 - 0.68e-3;
+  pb.position[1] = 0.5;
+  n = clt_collide(&box, &pa, &box, &pb, 1e-3, c, CLT_MAX_PAIR_CONTACTS);
+  CHECK(n == 2);
+  for (int i = 0; i < n; i++) {
+    CHECK_NEAR(c[i].distance, -0.68e-3, 1e-15);
+    CHECK(c[i].normal[0] == 1.0 && c[i].normal[1] == 0.0);
+  }
+  /* Corner on corner along the diagonal, 1 mm apart each way: one point, the corners' distance. */
+  pb.position[0] = 1.001;
+  pb.position[1] = 1.501;
+  n = clt_collide(&box, &pa, &box, &pb, 2e-3, c, CLT_MAX_PAIR_CONTACTS);
+  CHECK(n == 1);
+  if (n == 1) {
+    CHECK_NEAR(c[0].distance, sqrt(2.0) * 1e-3, 1e-15);
+    CHECK_NEAR(c[0].normal[0], sqrt(0.5), 1e-12);
+  }
+  /* A rounded segment lying on a box's top face: two points at its ends, Φ = gap. */
+  clt_shape_def_t seg = blank(CLT_SHAPE_SEGMENT);
+  seg.a[0] = -0.3, seg.b[0] = 0.3, seg.radius = 0.1;
+  pb.position[0] = 0.1;
+  pb.position[1] = 1.0 + 0.1 + 2e-4;
+  n = clt_collide(&box, &pa, &seg, &pb, 1e-3, c, CLT_MAX_PAIR_CONTACTS);
+  CHECK(n == 2);
+  for (int i = 0; i < n; i++) {
+    CHECK_NEAR(c[i].distance, 2e-4, 1e-14);
+    CHECK(c[i].normal[1] == 1.0);
+  }
+}
+
 int main(void) {
   known_cases();
+  aligned_poses();
   const int poses = 2000;
   run_pair(CLT_SHAPE_DISK, CLT_SHAPE_DISK, poses, 11, "disk-disk");
   run_pair(CLT_SHAPE_DISK, CLT_SHAPE_SEGMENT, poses, 12, "disk-segment");
