@@ -16,7 +16,7 @@ static void usage(FILE *out) {
           "usage: clatter info [--json] OUT.h5\n"
           "\n"
           "Summarizes a run file written by `clatter run`: scene, status, steps, final time, bodies,\n"
-          "maximum infeasibility, energies, checkpoint. --json prints one JSON object.\n");
+          "maximum infeasibility, energies, checkpoint, final state hash. --json prints one JSON object.\n");
 }
 
 static void add_number(cJSON *o, const char *key, double v) {
@@ -60,6 +60,13 @@ static int print_json(const char *path, const clt_output_summary_t *s) {
     cJSON_AddNullToObject(o, "checkpoint_step");
   }
   add_number(o, "wall_s", s->wall_s);
+  if (s->state_hash[0]) {
+    cJSON_AddStringToObject(o, "state_hash", s->state_hash);
+    add_number(o, "state_hash_step", (double)s->state_hash_step);
+  } else {
+    cJSON_AddNullToObject(o, "state_hash");
+    cJSON_AddNullToObject(o, "state_hash_step");
+  }
   cJSON_AddStringToObject(o, "clatter_version", s->clatter_version);
   cJSON_AddStringToObject(o, "format", s->format);
   add_number(o, "format_version", s->format_version);
@@ -98,6 +105,11 @@ static void print_text(const char *path, const clt_output_summary_t *s) {
     printf("checkpoint         step %lld\n", (long long)s->checkpoint_step);
   } else {
     printf("checkpoint         none\n");
+  }
+  if (s->state_hash[0]) {
+    printf("final state hash   %s (step %lld)\n", s->state_hash, (long long)s->state_hash_step);
+  } else {
+    printf("final state hash   none (not stored)\n");
   }
   printf("wall time          %.3f s\n", s->wall_s);
   printf("written by         clatter %s (%s format %d)\n", s->clatter_version, s->format, s->format_version);

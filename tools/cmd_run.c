@@ -407,6 +407,8 @@ static int run(int argc, char **argv) {
       fprintf(stderr, "clatter run: warning: could not write the final checkpoint\n");
     }
   }
+  /* the state the run ends in (after a failed step: the last good one, restored by the library) */
+  clt_output_record_final_state(out, world);
   progress_update(&progress, clt_world_step_count(world), total, clt_world_time(world), true);
   progress_clear(&progress);
   log_progress = NULL;

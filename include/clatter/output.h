@@ -58,6 +58,12 @@ clt_status_t clt_output_record_step(clt_output_t *out, const clt_world_t *world)
  * previous checkpoint, and flushes everything written so far to disk. */
 clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *world);
 
+/* Keeps the hash of the world's current state (clt_world_state_hash, as 16 hex digits) and its
+ * step, written by clt_output_close as the root attributes state_hash and state_hash_step. Call
+ * it with the state the run ends in, just before closing; a file closed without it has no
+ * state_hash (a resumed file loses the one it had). */
+void clt_output_record_final_state(clt_output_t *out, const clt_world_t *world);
+
 /* Step of the checkpoint last written or restored (−1 if none). */
 int64_t clt_output_checkpoint_step(const clt_output_t *out);
 
@@ -104,6 +110,8 @@ typedef struct clt_output_summary_t {
   int64_t checkpoint_step; /* −1 if none */
   int64_t first_step;      /* step of the first row: 0, or the checkpoint a --start-from run began at */
   double wall_s;           /* sum of the per-step wall times */
+  char state_hash[17];     /* clt_world_state_hash of the final state, 16 hex digits; "" if not stored */
+  int64_t state_hash_step; /* the step it was taken at; −1 if none */
 } clt_output_summary_t;
 
 /* Reads a run file's summary. CLT_ERR_IO if it cannot be opened, CLT_ERR_FORMAT if it is not a

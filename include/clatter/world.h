@@ -151,7 +151,10 @@ const clt_method_t *clt_world_method(const clt_world_t *world);
 
 /* ---------------------------------------------------------------------------------------------
  * Materials: per-shape friction, restitution and density. Contact pairs combine μ and e_N by the
- * geometric mean (documented in docs/scene-format.md). */
+ * geometric mean (documented in docs/scene-format.md). The ReLCP contact models (SPEC.md §6) are
+ * frictionless and plastic: they do not read μ or e_N. The library does not refuse them there,
+ * since the default μ is 0.5 and a given μ cannot be told from it; the scene reader refuses a
+ * given μ > 0 or e_N > 0 (docs/scene-format.md "Fields the method does not use"). */
 
 typedef struct clt_material_def_t {
   double friction;    /* μ ≥ 0, default 0.5 */

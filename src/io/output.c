@@ -149,6 +149,9 @@ struct clt_output_t {
   int64_t checkpoint_step;
   int64_t last_step;
   double last_time;
+  /* clt_output_record_final_state: the hash of the state the run ended in ("" if not recorded) */
+  char state_hash[17];
+  int64_t state_hash_step;
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -967,6 +970,16 @@ clt_status_t clt_output_record_step(clt_output_t *out, const clt_world_t *world)
   return ok ? CLT_OK : CLT_ERR_IO;
 }
 
+/* clt_world_state_hash as 16 lower-case hex digits (docs/output-format.md "state_hash"). */
+static void format_state_hash(const clt_world_t *world, char hash[17]) {
+  snprintf(hash, 17, "%016llx", (unsigned long long)clt_world_state_hash(world));
+}
+
+void clt_output_record_final_state(clt_output_t *out, const clt_world_t *world) {
+  format_state_hash(world, out->state_hash);
+  out->state_hash_step = clt_world_step_count(world);
+}
+
 clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *world) {
   size_t size = clt_world_state_size(world);
   unsigned char *blob = malloc(size > 0 ? size : 1);
@@ -993,6 +1006,9 @@ clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *w
   ok = ok && set_attr_int64(g, "step", step) >= 0;
   ok = ok && set_attr_double(g, "time", clt_world_time(world)) >= 0;
   ok = ok && set_attr_int64(g, "size", (int64_t)size) >= 0;
+  char hash[17];
+  format_state_hash(world, hash);
+  ok = ok && set_attr_string(g, "state_hash", hash) >= 0;
   if (d >= 0) H5Dclose(d);
   if (g >= 0) H5Gclose(g);
   ok = ok && H5Fflush(out->file, H5F_SCOPE_LOCAL) >= 0;
@@ -1014,6 +1030,14 @@ clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t run_status, co
   ok = ok && set_attr_string(out->file, "status_message", status_message ? status_message : "") >= 0;
   ok = ok && set_attr_int64(out->file, "steps", out->last_step) >= 0;
   ok = ok && set_attr_double(out->file, "final_time", out->last_time) >= 0;
+  if (out->state_hash[0]) {
+    ok = ok && set_attr_string(out->file, "state_hash", out->state_hash) >= 0;
+    ok = ok && set_attr_int64(out->file, "state_hash_step", out->state_hash_step) >= 0;
+  } else {
+    /* a resumed file must not keep the hash of the run it continued */
+    if (H5Aexists(out->file, "state_hash") > 0) ok = ok && H5Adelete(out->file, "state_hash") >= 0;
+    if (H5Aexists(out->file, "state_hash_step") > 0) ok = ok && H5Adelete(out->file, "state_hash_step") >= 0;
+  }
   ok = ok && H5Fclose(out->file) >= 0;
   out->file = -1;
   if (out->csv) {
@@ -1497,6 +1521,7 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
                                      size_t message_size) {
   memset(s, 0, sizeof *s);
   s->checkpoint_step = -1;
+  s->state_hash_step = -1;
   if (!readable(path, message, message_size)) return CLT_ERR_IO;
   silence_t quiet = silence_begin();
   clt_status_t status = CLT_OK;
@@ -1519,6 +1544,9 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
     get_attr_string(file, "scene_name", s->scene, sizeof s->scene);
     get_attr_string(file, "status", s->status, sizeof s->status);
     get_attr_string(file, "status_message", s->status_message, sizeof s->status_message);
+    if (get_attr_string(file, "state_hash", s->state_hash, sizeof s->state_hash) &&
+        !get_attr_int64(file, "state_hash_step", &s->state_hash_step))
+      s->state_hash[0] = '\0';
     bool ok = get_attr_int64(file, "dimension", &v);
     s->dimension = (int)v;
     ok = ok && get_attr_double(file, "time_step", &s->time_step);

@@ -908,6 +908,119 @@ static bool find_material(ctx_t *ctx, const cJSON *obj, const char *parent, int 
   return fail(ctx, p, "unknown material \"%s\" (defined: %s)", name, list[0] ? list : "none");
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Fields a combination does not read (docs/scene-format.md "Fields the method does not use"):
+ * a value the scene gives that the chosen contact model, scheme or solver never reads would be
+ * silently ignored, so it is refused by name. A field's default is accepted wherever it is given
+ * (the run is then the one the scene describes), so one --set still switches a scene's scheme or
+ * model; the law-of-motion fields (viscosity, drag_*) stay allowed under either law, because a
+ * scene is meant to run under both (docs/scene-format.md "Laws of motion and contact models"). */
+
+static bool refuse_unused(ctx_t *ctx, const cJSON *obj, const char *parent, const char *key, bool differs,
+                          const char *neutral, const char *by, const char *why) {
+  const cJSON *item = obj ? get(obj, key) : NULL;
+  if (!item || !differs) return true;
+  char p[PATH_SIZE], got[96];
+  join_key(p, parent, key);
+  if (cJSON_IsString(item)) {
+    snprintf(got, sizeof got, "\"%.60s\"", item->valuestring);
+  } else {
+    describe(item, got, sizeof got);
+  }
+  return fail(ctx, p, "is ignored by %s (%s); leave it out or give %s (got %s)", by, why, neutral, got);
+}
+
+static bool check_unused_fields(ctx_t *ctx, const cJSON *root) {
+  const clt_world_def_t *wd = &ctx->scene->world_def;
+  const clt_method_t *m = &wd->method;
+  const clt_method_t d = clt_default_method();
+  const cJSON *mj = get(root, "method");
+  const char *mp = "method";
+  char by[128];
+  /* SPEC.md §6: relcp, snsd and multisphere:N replace the scheme's pipeline (step.c) */
+  if (m->contact_model != CLT_CONTACT_MODEL_DEFAULT) {
+    const cJSON *cm = get(mj, "contact_model");
+    snprintf(by, sizeof by, "method.contact_model %.60s", cm && cJSON_IsString(cm) ? cm->valuestring : "relcp");
+    const char *no_scheme = "the ReLCP step has no stabilization scheme, SPEC.md §6.1";
+    const char *no_friction = "the ReLCP contact models are frictionless, SPEC.md §6";
+    const cJSON *mats = get(root, "materials");
+    for (const cJSON *mat = mats ? mats->child : NULL; mat; mat = mat->next) {
+      char p[PATH_SIZE];
+      join_key(p, "materials", mat->string);
+      const cJSON *f = get(mat, "friction"), *e = get(mat, "restitution");
+      if (!refuse_unused(ctx, mat, p, "friction", f && f->valuedouble > 0, "0", by, no_friction) ||
+          !refuse_unused(ctx, mat, p, "restitution", e && e->valuedouble > 0, "0", by,
+                         "the ReLCP contact models are plastic: no restitution, SPEC.md §6"))
+        return false;
+    }
+    const int default_directions = ctx->dimension == 2 ? 2 : d.friction_directions;
+    return refuse_unused(ctx, mj, mp, "scheme", m->scheme != d.scheme, "\"anitescu-hart\"", by, no_scheme) &&
+           refuse_unused(ctx, mj, mp, "gamma", m->gamma != d.gamma, "1", by, no_scheme) &&
+           refuse_unused(ctx, mj, mp, "alpha", m->alpha != d.alpha, "0", by, no_scheme) &&
+           refuse_unused(ctx, mj, mp, "post_repeats", m->post_repeats != d.post_repeats, "0", by, no_scheme) &&
+           refuse_unused(ctx, mj, mp, "post_tolerance", m->post_tolerance != d.post_tolerance, "1e-9", by,
+                         no_scheme) &&
+           refuse_unused(ctx, mj, mp, "spring_projection", m->spring_projection != 0, "0", by,
+                         "the ReLCP step has no spring projection stage, docs/stepping.md") &&
+           refuse_unused(ctx, mj, mp, "friction_directions", m->friction_directions != default_directions,
+                         ctx->dimension == 2 ? "2" : "8", by, no_friction) &&
+           refuse_unused(ctx, mj, mp, "friction_cone", m->friction_cone != d.friction_cone, "\"polyhedral\"", by,
+                         no_friction) &&
+           refuse_unused(ctx, mj, mp, "absolute_tolerance", m->absolute_tolerance, "false", by,
+                         "a stop test of the cone block Gauss-Seidel of scheme relaxed") &&
+           refuse_unused(ctx, mj, mp, "velocity_tolerance", m->velocity_tolerance != 0, "0", by,
+                         "a stop test of the cone block Gauss-Seidel of scheme relaxed") &&
+           refuse_unused(ctx, mj, mp, "relaxation", m->relaxation != d.relaxation && m->solver != CLT_SOLVER_BGS,
+                         "1", by, "only solver bgs, a Gauss-Seidel, is over-relaxed") &&
+           refuse_unused(ctx, mj, mp, "gyroscopic", m->gyroscopic == CLT_GYRO_SEMI_IMPLICIT,
+                         "\"explicit\" or \"off\"", by,
+                         "the ReLCP step takes the gyroscopic torque explicitly, SPEC.md §6.1");
+  }
+  /* The default contact model: the row schemes (SPEC.md §1) or the cone solve (scheme relaxed,
+   * and anitescu-hart on the circular cone: docs/stepping.md "The relaxed scheme"). */
+  static const char *const scheme_label[] = {"none", "anitescu-hart", "baumgarte", "post", "relaxed"};
+  bool circular_ah = m->scheme == CLT_SCHEME_ANITESCU_HART && m->friction_cone == CLT_CONE_CIRCULAR;
+  bool cone = m->scheme == CLT_SCHEME_RELAXED || circular_ah;
+  /* the cone block Gauss–Seidel (relaxed_bgs.c) solves for lemke, bgs and newton */
+  bool cone_gs = cone && m->solver != CLT_SOLVER_APGD && m->solver != CLT_SOLVER_BBPGD && m->solver != CLT_SOLVER_MPRGP;
+  snprintf(by, sizeof by, "scheme %s%s", scheme_label[m->scheme], circular_ah ? " on the circular cone" : "");
+  bool biased = m->scheme == CLT_SCHEME_ANITESCU_HART || m->scheme == CLT_SCHEME_RELAXED;
+  bool spring_projection = !cone && m->spring_projection > 0;
+  char solver_by[160];
+  snprintf(solver_by, sizeof solver_by, "solver %s with %s", solver_names[m->solver], by);
+  const char *relcp_by = "method.contact_model default";
+  const char *relcp_why = "a tolerance of the ReLCP contact models, SPEC.md §6.2";
+  const char *cone_stop = "a stop test of the cone block Gauss-Seidel: scheme relaxed, or anitescu-hart on the "
+                          "circular cone, with solver bgs or lemke";
+  return refuse_unused(ctx, mj, mp, "overlap_tolerance", m->overlap_tolerance != d.overlap_tolerance, "0.0001",
+                       relcp_by, relcp_why) &&
+         refuse_unused(ctx, mj, mp, "relcp_max_iterations", m->relcp_max_iterations != d.relcp_max_iterations, "50",
+                       relcp_by, relcp_why) &&
+         refuse_unused(ctx, mj, mp, "gamma", !biased && m->gamma != d.gamma, "1", by,
+                       "γ scales the bias of anitescu-hart and relaxed only, SPEC.md §1") &&
+         refuse_unused(ctx, mj, mp, "alpha", m->scheme != CLT_SCHEME_BAUMGARTE && m->alpha != d.alpha, "0", by,
+                       "α is the bias of baumgarte only, SPEC.md §1") &&
+         refuse_unused(ctx, mj, mp, "post_repeats", m->scheme != CLT_SCHEME_POST && m->post_repeats != d.post_repeats,
+                       "0", by, "the repeats of scheme post's projection, SPEC.md §3") &&
+         refuse_unused(ctx, mj, mp, "post_tolerance",
+                       m->scheme != CLT_SCHEME_POST && !spring_projection && m->post_tolerance != d.post_tolerance,
+                       "1e-9", by, "the target of scheme post's projection and of method.spring_projection") &&
+         refuse_unused(ctx, mj, mp, "friction_cone", !biased && m->friction_cone != d.friction_cone,
+                       "\"polyhedral\"", by, "the contact rows' cone is polyhedral; circular is for anitescu-hart "
+                                             "and relaxed, docs/stepping.md") &&
+         refuse_unused(ctx, mj, mp, "spring_projection", cone && m->spring_projection != 0, "0", by,
+                       "the cone solve has no spring projection stage, docs/stepping.md") &&
+         refuse_unused(ctx, mj, mp, "absolute_tolerance", !cone_gs && m->absolute_tolerance, "false", solver_by,
+                       cone_stop) &&
+         refuse_unused(ctx, mj, mp, "velocity_tolerance", !cone_gs && m->velocity_tolerance != 0, "0", solver_by,
+                       cone_stop) &&
+         refuse_unused(ctx, mj, mp, "relaxation",
+                       !cone_gs && m->solver != CLT_SOLVER_BGS && m->relaxation != d.relaxation, "1", solver_by,
+                       "ω over-relaxes the Gauss-Seidel solves only") &&
+         refuse_unused(ctx, mj, mp, "gyroscopic", ctx->dimension == 2 && m->gyroscopic != d.gyroscopic,
+                       "\"explicit\"", "a 2D scene", "a planar body has no gyroscopic torque");
+}
+
 /* Shape types as written in scene files; "box" in 2D becomes a polygon. */
 typedef struct shape_kind_t {
   const char *name;
@@ -1753,6 +1866,7 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
 
   const cJSON *materials = get(root, "materials");
   if (materials && !read_materials(ctx, materials)) return false;
+  if (!check_unused_fields(ctx, root)) return false;
 
   const cJSON *bodies = get(root, "bodies");
   if (!bodies) return missing(ctx, "", "bodies");

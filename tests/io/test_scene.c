@@ -38,7 +38,7 @@ static const char *scene3d =
     " \"gravity\": \"$g\",\n"
     " \"method\": {\"scheme\": \"baumgarte\", \"alpha\": 50, \"solver\": \"bgs\", \"warm_start\": "
     "\"$warm\",\n"
-    "            \"absolute_tolerance\": true, \"velocity_tolerance\": 0.03, \"friction_directions\": 6,\n"
+    "            \"friction_directions\": 6,\n"
     "            \"gyroscopic\": \"semi-implicit\",\n"
     "            \"on_unconverged\": \"warn\"},\n"
     " \"materials\": {\"steel\": {\"density\": 7800, \"friction\": 0.25, \"restitution\": 0.5}},\n"
@@ -78,8 +78,6 @@ static void test_mapping_3d(void) {
   CHECK(wd->method.alpha == 50);
   CHECK(wd->method.solver == CLT_SOLVER_BGS);
   CHECK(wd->method.warm_start == false);
-  CHECK(wd->method.absolute_tolerance == true);
-  CHECK(wd->method.velocity_tolerance == 0.03);
   CHECK(wd->method.friction_directions == 6);
   CHECK(wd->method.gyroscopic == CLT_GYRO_SEMI_IMPLICIT);
   CHECK(wd->method.on_unconverged == CLT_UNCONVERGED_WARN);
@@ -325,8 +323,15 @@ static void test_relcp_keys(void) {
       clt_scene_destroy(s);
     }
   }
-  const char *sets[] = {"law=inertial", "planar=false", "method.contact_model=default"};
-  clt_scene_t *s = parse(scene_relcp, sets, 3, NULL, 0);
+  /* The law's fields stay allowed under the other law; the ReLCP tolerances must go back to their
+   * defaults under the default contact model, which ignores them (docs/scene-format.md "Fields the
+   * method does not use"). */
+  const char *sets[] = {"law=inertial", "planar=false", "method.contact_model=default",
+                        "method.overlap_tolerance=1e-4", "method.relcp_max_iterations=50"};
+  CHECK(fails_with(scene_relcp, sets, 3, NULL, 0, CLT_ERR_FORMAT,
+                   "t.json: method.overlap_tolerance: is ignored by method.contact_model default (a tolerance of "
+                   "the ReLCP contact models, SPEC.md §6.2); leave it out or give 0.0001 (got 1e-05)"));
+  clt_scene_t *s = parse(scene_relcp, sets, 5, NULL, 0);
   CHECK(s != NULL);
   if (s) {
     const clt_world_def_t *wd = clt_scene_world_def(s);
@@ -465,6 +470,85 @@ static void test_release_bodies(void) {
   clt_scene_destroy(s);
 }
 
+/* Fields the chosen combination ignores are refused when given with another value than their
+ * default, and accepted where the combination reads them (docs/scene-format.md "Fields the
+ * method does not use"). Each case is a set of --set overrides on a plain 3D scene. */
+static void test_unused_fields(void) {
+  static const char *scene =
+      "{\"dimension\": 3, \"time_step\": 0.01, \"duration\": 0.1, \"materials\": {\"m\": {}},\n"
+      " \"bodies\": [{\"name\": \"s\", \"material\": \"m\", \"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}]}\n";
+  static const char *const accepted[][3] = {
+      {"method.contact_model=relcp", "materials.m.friction=0", "materials.m.restitution=0"},
+      {"method.contact_model=relcp", "method.scheme=anitescu-hart", "method.gamma=1"},
+      {"method.contact_model=relcp", "method.solver=bgs", "method.relaxation=1.5"},
+      {"method.contact_model=snsd", "method.overlap_tolerance=1e-3", "method.relcp_max_iterations=3"},
+      {"method.scheme=none", "method.gamma=1", "method.alpha=0"},
+      {"method.scheme=baumgarte", "method.alpha=20", "method.friction_directions=8"},
+      {"method.scheme=post", "method.post_repeats=3", "method.post_tolerance=1e-6"},
+      {"method.scheme=none", "method.spring_projection=2", "method.post_tolerance=1e-6"},
+      {"method.scheme=relaxed", "method.friction_cone=circular", "method.velocity_tolerance=0.03"},
+      {"method.scheme=relaxed", "method.absolute_tolerance=true", "method.relaxation=1.5"},
+      {"method.scheme=anitescu-hart", "method.friction_cone=circular", "method.relaxation=1.5"},
+      {"method.solver=bgs", "method.relaxation=1.5", "materials.m.friction=0.3"},
+  };
+  for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
+    clt_scene_t *s = parse(scene, accepted[i], 3, NULL, 0);
+    if (!s) fprintf(stderr, "case %zu refused\n", i);
+    CHECK(s != NULL);
+    clt_scene_destroy(s);
+  }
+  /* The relaxed scheme's stop tests reach the world definition. */
+  const char *stop[] = {"method.scheme=relaxed", "method.absolute_tolerance=true", "method.velocity_tolerance=0.03"};
+  clt_scene_t *st = parse(scene, stop, 3, NULL, 0);
+  CHECK(st != NULL);
+  if (st) {
+    CHECK(clt_scene_world_def(st)->method.absolute_tolerance == true);
+    CHECK(clt_scene_world_def(st)->method.velocity_tolerance == 0.03);
+    clt_scene_destroy(st);
+  }
+  static const char *const refused[][3] = {
+      {"method.contact_model=relcp", "materials.m.friction=0.3",
+       "t.json: materials.m.friction: is ignored by method.contact_model relcp (the ReLCP contact models are "
+       "frictionless, SPEC.md §6); leave it out or give 0 (got 0.3)"},
+      {"method.contact_model=multisphere:3", "method.friction_cone=circular",
+       "t.json: method.friction_cone: is ignored by method.contact_model multisphere:3 (the ReLCP contact models "
+       "are frictionless, SPEC.md §6); leave it out or give \"polyhedral\" (got \"circular\")"},
+      {"method.contact_model=relcp", "method.gyroscopic=semi-implicit",
+       "t.json: method.gyroscopic: is ignored by method.contact_model relcp (the ReLCP step takes the gyroscopic "
+       "torque explicitly, SPEC.md §6.1); leave it out or give \"explicit\" or \"off\" (got \"semi-implicit\")"},
+      {"method.scheme=baumgarte", "method.post_repeats=2",
+       "t.json: method.post_repeats: is ignored by scheme baumgarte (the repeats of scheme post's projection, "
+       "SPEC.md §3); leave it out or give 0 (got 2)"},
+      {"method.scheme=none", "method.post_tolerance=1e-6",
+       "t.json: method.post_tolerance: is ignored by scheme none (the target of scheme post's projection and of "
+       "method.spring_projection); leave it out or give 1e-9 (got 1e-06)"},
+      {"method.scheme=baumgarte", "method.friction_cone=circular",
+       "t.json: method.friction_cone: is ignored by scheme baumgarte (the contact rows' cone is polyhedral; "
+       "circular is for anitescu-hart and relaxed, docs/stepping.md); leave it out or give \"polyhedral\" (got "
+       "\"circular\")"},
+      {"method.scheme=relaxed", "method.spring_projection=3",
+       "t.json: method.spring_projection: is ignored by scheme relaxed (the cone solve has no spring projection "
+       "stage, docs/stepping.md); leave it out or give 0 (got 3)"},
+      {"method.solver=bgs", "method.velocity_tolerance=0.03",
+       "t.json: method.velocity_tolerance: is ignored by solver bgs with scheme anitescu-hart (a stop test of the "
+       "cone block Gauss-Seidel: scheme relaxed, or anitescu-hart on the circular cone, with solver bgs or "
+       "lemke); leave it out or give 0 (got 0.03)"},
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    CHECK(fails_with(scene, refused[i], 2, NULL, 0, CLT_ERR_FORMAT, refused[i][2]));
+  }
+  const char *apgd[] = {"method.scheme=relaxed", "method.solver=apgd", "method.relaxation=1.5"};
+  CHECK(fails_with(scene, apgd, 3, NULL, 0, CLT_ERR_FORMAT,
+                   "t.json: method.relaxation: is ignored by solver apgd with scheme relaxed (ω over-relaxes the "
+                   "Gauss-Seidel solves only); leave it out or give 1 (got 1.5)"));
+  static const char *scene2d =
+      "{\"dimension\": 2, \"time_step\": 0.01, \"duration\": 0.1, \"method\": {\"gyroscopic\": \"off\"},\n"
+      " \"bodies\": [{\"name\": \"d\", \"shape\": {\"type\": \"disk\", \"radius\": 0.1}}]}\n";
+  CHECK(fails_with(scene2d, NULL, 0, NULL, 0, CLT_ERR_FORMAT,
+                   "t.json: method.gyroscopic: is ignored by a 2D scene (a planar body has no gyroscopic torque); "
+                   "leave it out or give \"explicit\" (got \"off\")"));
+}
+
 int main(void) {
   test_mapping_3d();
   test_documented_example();
@@ -472,6 +556,7 @@ int main(void) {
   test_parameters_and_sets();
   test_errors();
   test_relcp_keys();
+  test_unused_fields();
   test_default_scene();
   test_examples_parse();
   test_release_bodies();
