@@ -16,7 +16,9 @@ static void usage(FILE *out) {
           "usage: clatter info [--json] OUT.h5\n"
           "\n"
           "Summarizes a run file written by `clatter run`: scene, status, steps, final time, bodies,\n"
-          "maximum infeasibility, energies, checkpoint, final state hash. --json prints one JSON object.\n");
+          "maximum infeasibility, steps not solved to the tolerance, energies, checkpoint, final state\n"
+          "hash. --json prints one JSON object. A diverged run has status diverged and its message names\n"
+          "the step, the quantity, the body and the bound.\n");
 }
 
 static void add_number(cJSON *o, const char *key, double v) {
@@ -49,6 +51,13 @@ static int print_json(const char *path, const clt_output_summary_t *s) {
   add_number(o, "max_joint_error", s->max_joint_error);
   add_number(o, "max_contacts", s->max_contacts);
   add_number(o, "unconverged_steps", (double)s->unconverged_steps);
+  cJSON *by = cJSON_AddObjectToObject(o, "unconverged_by_status");
+  for (int k = CLT_SOLVE_RAY; by && k < CLT_OUTPUT_SOLVER_STATUSES; k++)
+    add_number(by, clt_solver_status_name((clt_solver_status_t)k), (double)s->unconverged_by_status[k]);
+  add_number(o, "unconverged_first_step", s->first_unconverged_step >= 0 ? (double)s->first_unconverged_step : NAN);
+  add_number(o, "unconverged_worst_step", s->worst_unconverged_step >= 0 ? (double)s->worst_unconverged_step : NAN);
+  add_number(o, "unconverged_worst_residual", s->worst_unconverged_step >= 0 ? s->worst_residual : NAN);
+  add_number(o, "tolerance", s->tolerance > 0 ? s->tolerance : NAN);
   add_number(o, "max_solves", s->max_solves);
   add_number(o, "resolved_steps", (double)s->resolved_steps);
   add_number(o, "set_miss_steps", (double)s->set_miss_steps);
@@ -90,7 +99,21 @@ static void print_text(const char *path, const clt_output_summary_t *s) {
   printf("max contacts       %d\n", s->max_contacts);
   printf("max infeasibility  %.6g (penetration %.6g, joint error %.6g)\n", s->max_infeasibility,
          s->max_penetration, s->max_joint_error);
-  printf("unconverged steps  %lld\n", (long long)s->unconverged_steps);
+  printf("unconverged steps  %lld", (long long)s->unconverged_steps);
+  if (s->unconverged_steps > 0) {
+    printf(" (");
+    bool first = true;
+    for (int k = CLT_SOLVE_RAY; k < CLT_OUTPUT_SOLVER_STATUSES; k++) {
+      if (s->unconverged_by_status[k] == 0) continue;
+      printf("%s%s %lld", first ? "" : ", ", clt_solver_status_name((clt_solver_status_t)k),
+             (long long)s->unconverged_by_status[k]);
+      first = false;
+    }
+    printf("): worst residual %.3g at step %lld", s->worst_residual, (long long)s->worst_unconverged_step);
+    if (s->tolerance > 0) printf(" (tolerance %.3g)", s->tolerance);
+    printf(", first at step %lld", (long long)s->first_unconverged_step);
+  }
+  printf("\n");
   if (s->max_solves > 1)
     printf("solves             at most %d a step; %lld steps solved again (the active set's test), %lld left "
            "bodies outside their boxes\n",

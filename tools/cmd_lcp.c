@@ -102,6 +102,8 @@ static const char *status_word(clt_solver_status_t s) {
       return "ray";
     case CLT_SOLVE_MAX_ITERATIONS:
       return "max_iterations";
+    case CLT_SOLVE_NOT_CONVERGED:
+      return "not_converged";
     default:
       return "error";
   }

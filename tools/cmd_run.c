@@ -1,9 +1,11 @@
 /* clatter run — runs a scene (or the built-in default scene) and writes OUT.h5 + OUT.csv.
  * Exit status: 0 done (complete, or stopped by --max-steps), 1 runtime failure (a step failed,
  * output could not be written), 2 bad input (usage, scene, override, run file to resume),
+ * 3 diverged (a step blew up: CLT_ERR_DIVERGED, docs/stepping.md "Divergence"),
  * 128 + signal number when interrupted by SIGINT (130) or SIGTERM (143). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +52,11 @@ static void usage(FILE *out) {
           "                           the bodies must be the same, duration is the end time\n"
           "  --max-steps N            stop after N steps of this invocation (status interrupted,\n"
           "                           a checkpoint is written so --resume can continue)\n"
-          "  -q, --quiet              no progress bar and no closing summary\n"
+          "  -q, --quiet              no progress bar and no closing summary line (the count of\n"
+          "                           steps not solved to the tolerance is still reported)\n"
           "  -h, --help               this text\n"
           "\n"
-          "Exit status: 0 done, 1 runtime failure, 2 bad input, 130 interrupted (Ctrl-C).\n"
+          "Exit status: 0 done, 1 runtime failure, 2 bad input, 3 diverged, 130 interrupted (Ctrl-C).\n"
           "Formats: docs/scene-format.md, docs/output-format.md.\n");
 }
 
@@ -233,6 +236,47 @@ static void log_to_stderr(void *user, clt_log_level_t level, const char *message
 
 static int exit_for_status(clt_status_t s) { return s == CLT_ERR_OUT_OF_MEMORY ? 1 : 2; }
 
+/* Steps whose solve did not meet the tolerance (solver status other than none and solved), for
+ * the end-of-run report that every policy of method.on_unconverged gets. */
+typedef struct unconverged_t {
+  long long count;
+  long long by_status[CLT_SOLVE_NOT_CONVERGED + 1];
+  int64_t first_step, worst_step;
+  double worst_residual;
+} unconverged_t;
+
+static void note_unconverged(unconverged_t *u, const clt_world_t *world) {
+  clt_diagnostics_t d;
+  if (clt_world_get_diagnostics(world, &d) != CLT_OK) return;
+  if (d.solver_status == CLT_SOLVE_NONE || d.solver_status == CLT_SOLVE_SOLVED) return;
+  if (u->count == 0) u->first_step = d.step;
+  u->count++;
+  if ((int)d.solver_status >= 0 && d.solver_status <= CLT_SOLVE_NOT_CONVERGED) u->by_status[d.solver_status]++;
+  if (u->count == 1 || d.residual > u->worst_residual || (isnan(d.residual) && !isnan(u->worst_residual))) {
+    u->worst_residual = d.residual;
+    u->worst_step = d.step;
+  }
+}
+
+/* "clatter run: 10 of 500 steps not solved to the tolerance 1e-10 (not_converged 10): worst
+ * residual 4.1e-09 at step 37, first at step 12" (stderr). */
+static void report_unconverged(const unconverged_t *u, long long steps, double tolerance) {
+  if (u->count == 0) return;
+  char kinds[256] = "";
+  size_t used = 0;
+  for (int k = 0; k <= CLT_SOLVE_NOT_CONVERGED; k++) {
+    if (u->by_status[k] == 0) continue;
+    int n = snprintf(kinds + used, sizeof kinds - used, "%s%s %lld", used ? ", " : "",
+                     clt_solver_status_name((clt_solver_status_t)k), u->by_status[k]);
+    if (n < 0 || (size_t)n >= sizeof kinds - used) break;
+    used += (size_t)n;
+  }
+  fprintf(stderr,
+          "clatter run: %lld of %lld steps not solved to the tolerance %.3g (%s): worst residual %.3g at step %lld, "
+          "first at step %lld\n",
+          u->count, steps, tolerance, kinds, u->worst_residual, (long long)u->worst_step, (long long)u->first_step);
+}
+
 /* Whether two paths name the same existing file. */
 static bool same_file(const char *a, const char *b) {
   struct stat sa, sb;
@@ -359,6 +403,7 @@ static int run(int argc, char **argv) {
 
   int64_t total = clt_scene_step_count(scene);
   long long done = 0;
+  unconverged_t unconverged = {0};
   clt_run_status_t run_status = CLT_RUN_COMPLETE;
   char status_message[1024] = "";
   int exit_code = 0;
@@ -375,6 +420,13 @@ static int run(int argc, char **argv) {
       break;
     }
     status = clt_world_step(world);
+    if (status == CLT_ERR_DIVERGED) {
+      /* the message names the step, the quantity, the body and the bound (stage_diverge.c) */
+      run_status = CLT_RUN_DIVERGED;
+      snprintf(status_message, sizeof status_message, "%s", clt_world_error(world));
+      exit_code = 3;
+      break;
+    }
     if (status != CLT_OK) {
       run_status = CLT_RUN_ERROR;
       snprintf(status_message, sizeof status_message, "step %lld failed (%s): %s",
@@ -383,6 +435,7 @@ static int run(int argc, char **argv) {
       break;
     }
     done++;
+    note_unconverged(&unconverged, world);
     int64_t step = clt_world_step_count(world);
     status = clt_output_record_step(out, world);
     if (status == CLT_OK && args.checkpoint_every > 0 && step % args.checkpoint_every == 0) {
@@ -421,8 +474,11 @@ static int run(int argc, char **argv) {
     fprintf(stderr, "clatter run: %s\n", message);
     if (exit_code == 0) exit_code = 1;
   }
+  report_unconverged(&unconverged, done, clt_world_method(world)->tolerance);
   if (run_status == CLT_RUN_ERROR) {
     fprintf(stderr, "clatter run: %s\n", status_message);
+  } else if (run_status == CLT_RUN_DIVERGED) {
+    fprintf(stderr, "clatter run: diverged: %s\n", status_message);
   } else if (run_status == CLT_RUN_INTERRUPTED && exit_code != 0) {
     fprintf(stderr, "clatter run: interrupted at step %lld of %lld; continue with: clatter run --resume %s\n",
             (long long)clt_world_step_count(world), (long long)total, h5_path);

@@ -23,7 +23,8 @@ typedef enum clt_run_status_t {
   CLT_RUN_RUNNING,     /* only ever seen in a .tmp file */
   CLT_RUN_COMPLETE,    /* reached the scene's duration */
   CLT_RUN_INTERRUPTED, /* stopped early (signal or --max-steps); resumable from its checkpoint */
-  CLT_RUN_ERROR        /* a step failed; the data end at the last good step */
+  CLT_RUN_ERROR,       /* a step failed; the data end at the last good step */
+  CLT_RUN_DIVERGED     /* a step blew up (CLT_ERR_DIVERGED); the data end at the last good step */
 } clt_run_status_t;
 
 const char *clt_run_status_name(clt_run_status_t status); /* "running", "complete", ... */
@@ -81,6 +82,8 @@ const char *clt_output_csv_file(const clt_output_t *out); /* final CSV path ("" 
 /* ---------------------------------------------------------------------------------------------
  * Reading back (clatter info, tests) */
 
+#define CLT_OUTPUT_SOLVER_STATUSES 6 /* clt_solver_status_t values, none … not_converged */
+
 typedef struct clt_output_summary_t {
   char format[32];
   int format_version;
@@ -89,7 +92,7 @@ typedef struct clt_output_summary_t {
   int dimension;
   double time_step;
   int64_t total_steps; /* steps of the whole scene */
-  char status[32];     /* complete | interrupted | error | running */
+  char status[32];     /* complete | interrupted | error | diverged | running */
   char status_message[512];
   int64_t steps; /* last step recorded */
   double final_time;
@@ -101,7 +104,13 @@ typedef struct clt_output_summary_t {
   double max_penetration;
   double max_joint_error;
   int max_contacts;
-  int64_t unconverged_steps; /* rows whose solver_status is ray, max_iterations or error */
+  int64_t unconverged_steps; /* rows whose solver_status is not none or solved */
+  /* ... of them by status (indexed by clt_solver_status_t) */
+  int64_t unconverged_by_status[CLT_OUTPUT_SOLVER_STATUSES];
+  int64_t first_unconverged_step; /* step of the first such row, −1 if none */
+  int64_t worst_unconverged_step; /* step of the one with the largest residual, −1 if none */
+  double worst_residual;          /* its residual (NaN where a solve failed to compute) */
+  double tolerance;               /* the method's tolerance (root attribute; 0 in older files) */
   int max_solves;            /* most solves in a step (diagnostics column solves; 0 if absent) */
   int64_t resolved_steps;    /* rows with more than one solve (the relaxed active set's test) */
   int64_t set_miss_steps;    /* rows with set_misses > 0 (bodies left outside their boxes) */

@@ -89,6 +89,11 @@ typedef struct clt_lcp_t {
 /* Solves the LCP with the given solver. z (length n) is the answer, and the starting point when
  * options->warm_start; w (length n, may be NULL) receives M z + q. Returns CLT_OK when the call
  * itself worked (see result->status for the outcome), or an error for invalid input.
+ * result->status: CLT_SOLVE_SOLVED when the residual meets the tolerance; CLT_SOLVE_MAX_ITERATIONS
+ * when an iterative solver stopped at its cap; CLT_SOLVE_NOT_CONVERGED when the solver finished with
+ * an answer whose residual is above the tolerance (Lemke on a complementary basis that Newton
+ * polishing could not bring to it, BBPGD/MPRGP stalled on a zero step); CLT_SOLVE_ERROR only for a
+ * failure to compute (does not apply, singular, non-finite, no solution).
  *  - CLT_SOLVER_LEMKE: exact (SPEC.md §2.1); needs M; free variables by a Schur complement;
  *    ignores warm_start; iterations = pivots, the first (z₀) pivot included; CLT_SOLVE_RAY on a
  *    secondary ray.

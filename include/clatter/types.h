@@ -19,10 +19,12 @@ typedef enum clt_status_t {
   CLT_ERR_OUT_OF_MEMORY,
   CLT_ERR_STALE_HANDLE,     /* a body/joint/force id that does not (or no longer) exist */
   CLT_ERR_UNSUPPORTED,      /* a valid request this build/version cannot do yet */
-  CLT_ERR_NUMERICAL,        /* non-finite state, singular matrix, solver breakdown */
+  CLT_ERR_NUMERICAL,        /* singular matrix, solver breakdown */
   CLT_ERR_SOLVER,           /* the step's solver did not converge and the run asked to abort */
   CLT_ERR_IO,               /* file could not be opened, read or written */
-  CLT_ERR_FORMAT            /* a file's content is malformed */
+  CLT_ERR_FORMAT,           /* a file's content is malformed */
+  CLT_ERR_DIVERGED          /* the state blew up: non-finite, energy or infeasibility past the bounds of
+                               method.divergence_* (docs/stepping.md "Divergence") */
 } clt_status_t;
 
 /* Short stable name of a status ("ok", "invalid_argument", ...). */

@@ -107,6 +107,20 @@ typedef struct clt_method_t {
    * the scaled test where ‖b‖∞ is large (fast impacts, where a velocity error e penetrates about
    * h e) and leaves it as it is at rest. 0 = no bound (default). */
   double velocity_tolerance;
+  /* Divergence bounds (docs/stepping.md "Divergence"): after every step the state is checked, and a
+   * step past a bound fails with CLT_ERR_DIVERGED naming the step, the quantity, the body and the
+   * bound. A non-finite state always fails so.
+   *  - divergence_energy_factor: kinetic + gravity energy may exceed kinetic + potential (springs
+   *    included) at the reference state by at most this factor times the energy scale E_s = KE_0 +
+   *    Σ ½ m_i (r_i / h)² (each body moving its own bounding radius r_i in one step), plus a bound
+   *    on the work of the applied forces. Not checked in a world with a moving kinematic body.
+   *    Default 100; 0 = off.
+   *  - divergence_infeasibility_fraction: a joint error or a penetration may reach at most this
+   *    fraction of the size of the smaller body involved (its bounding radius about the centre of
+   *    mass; at least the distance to a joint or force anchor on it), in the schemes that correct
+   *    positions (not none, nor baumgarte with α = 0). Default 0.5; 0 = off. */
+  double divergence_energy_factor;
+  double divergence_infeasibility_fraction;
 } clt_method_t;
 
 clt_method_t clt_default_method(void);
@@ -381,16 +395,22 @@ int clt_world_force_count(const clt_world_t *world);
 /* ---------------------------------------------------------------------------------------------
  * Stepping and diagnostics (SPEC.md §7) */
 
-/* Advances the world by one time step h. On CLT_ERR_NUMERICAL (non-finite state) the state is
- * left as it was before the step. */
+/* Advances the world by one time step h. On failure the body states, time and step count are left
+ * as they were before the step. CLT_ERR_DIVERGED: the state after the step blew up (non-finite, or
+ * past a bound of method.divergence_*; the message names the step, the quantity, the body and the
+ * bound; the solver memory that warm-starts the next step is that of the failed step).
+ * CLT_ERR_SOLVER: method.on_unconverged is abort and the step problem was not solved. */
 clt_status_t clt_world_step(clt_world_t *world);
 
+/* The values are stored in run files (docs/output-format.md): new ones are appended. */
 typedef enum clt_solver_status_t {
-  CLT_SOLVE_NONE = 0,     /* no constraint problem this step */
-  CLT_SOLVE_SOLVED,
-  CLT_SOLVE_RAY,          /* Lemke secondary ray */
-  CLT_SOLVE_MAX_ITERATIONS,
-  CLT_SOLVE_ERROR
+  CLT_SOLVE_NONE = 0,       /* no constraint problem this step */
+  CLT_SOLVE_SOLVED,         /* the residual meets the tolerance */
+  CLT_SOLVE_RAY,            /* Lemke secondary ray */
+  CLT_SOLVE_MAX_ITERATIONS, /* an iterative solver stopped at its iteration cap; the last iterate */
+  CLT_SOLVE_ERROR,          /* a failure to compute: no usable answer (singular, non-finite, does not apply) */
+  CLT_SOLVE_NOT_CONVERGED   /* an answer short of the tolerance: the solver finished (Lemke on a
+                               complementary basis, a stalled gradient method) with a residual above it */
 } clt_solver_status_t;
 
 const char *clt_solver_status_name(clt_solver_status_t status); /* "none","solved","ray",... */

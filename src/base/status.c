@@ -12,6 +12,7 @@ const char *clt_status_name(clt_status_t status) {
     case CLT_ERR_SOLVER: return "solver";
     case CLT_ERR_IO: return "io";
     case CLT_ERR_FORMAT: return "format";
+    case CLT_ERR_DIVERGED: return "diverged";
   }
   return "unknown";
 }
@@ -23,6 +24,7 @@ const char *clt_solver_status_name(clt_solver_status_t status) {
     case CLT_SOLVE_RAY: return "ray";
     case CLT_SOLVE_MAX_ITERATIONS: return "max_iterations";
     case CLT_SOLVE_ERROR: return "error";
+    case CLT_SOLVE_NOT_CONVERGED: return "not_converged";
   }
   return "unknown";
 }

@@ -93,7 +93,10 @@ void clt_world_describe_state(clt_world_t *world, clt_diagnostics_t *d) {
   d->infeasibility = d->joint_error > d->penetration ? d->joint_error : d->penetration;
 }
 
-void clt_world_state_changed(clt_world_t *world) { world->diagnostics_stale = true; }
+void clt_world_state_changed(clt_world_t *world) {
+  world->diagnostics_stale = true;
+  world->divergence.valid = false; /* a new reference for the energy test (stage_diverge.c) */
+}
 
 clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics_t *out) {
   if (!out) return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "get_diagnostics: out must not be NULL");

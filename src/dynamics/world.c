@@ -28,6 +28,8 @@ clt_method_t clt_default_method(void) {
   m.multisphere_count = 3;
   m.overlap_tolerance = 1e-4;
   m.relcp_max_iterations = 50;
+  m.divergence_energy_factor = 100.0;
+  m.divergence_infeasibility_fraction = 0.5;
   return m;
 }
 
@@ -90,6 +92,15 @@ static bool validate_method(const clt_method_t *m, int dimension, char *msg, siz
   }
   if (!(isfinite(m->velocity_tolerance) && m->velocity_tolerance >= 0.0)) {
     snprintf(msg, n, "method.velocity_tolerance must be >= 0 and finite (got %g)", m->velocity_tolerance);
+    return false;
+  }
+  if (!(isfinite(m->divergence_energy_factor) && m->divergence_energy_factor >= 0.0)) {
+    snprintf(msg, n, "method.divergence_energy_factor must be >= 0 and finite (got %g)", m->divergence_energy_factor);
+    return false;
+  }
+  if (!(isfinite(m->divergence_infeasibility_fraction) && m->divergence_infeasibility_fraction >= 0.0)) {
+    snprintf(msg, n, "method.divergence_infeasibility_fraction must be >= 0 and finite (got %g)",
+             m->divergence_infeasibility_fraction);
     return false;
   }
   if (m->max_iterations <= 0) {
@@ -224,6 +235,7 @@ void clt_world_destroy(clt_world_t *world) {
   free(world->backup_pose);
   free(world->force_acc);
   free(world->torque_acc);
+  free(world->divergence.size);
   clt_world_free_step_work(world);
   free(world);
 }

@@ -154,6 +154,23 @@ struct clt_world_t {
    * and therefore of checkpoints (state.c). Created on the first step. */
   struct clt_step_work_t *step_work;
 
+  /* Divergence monitor (src/steppers/stage_diverge.c; docs/stepping.md "Divergence"): the
+   * reference the energy test measures from, taken at the first step after the state was set,
+   * loaded or the world changed (clt_world_state_changed). Not part of the state: it decides only
+   * whether a step fails, never what a step computes. */
+  struct {
+    bool valid;
+    int body_count;     /* bodies when the reference was taken */
+    int64_t step;       /* step of the reference state */
+    bool energy_test;   /* false with a moving kinematic body (its work is not bounded) */
+    double energy;      /* E_0 = kinetic + potential at the reference */
+    double scale;       /* E_s = KE_0 + Σ ½ m_i (r_i / h)² */
+    double work;        /* bound on the applied forces' work since the reference */
+    double min_size;    /* smallest size of a dynamic body */
+    double *size;       /* per body: r_i, +inf for static and kinematic bodies */
+    int size_capacity;
+  } divergence;
+
   clt_diagnostics_t diagnostics;
   bool diagnostics_stale; /* state fields of diagnostics out of date (clt_world_state_changed) */
   char error[CLT_ERROR_SIZE];

@@ -372,6 +372,7 @@ const char *clt_run_status_name(clt_run_status_t status) {
     case CLT_RUN_COMPLETE: return "complete";
     case CLT_RUN_INTERRUPTED: return "interrupted";
     case CLT_RUN_ERROR: return "error";
+    case CLT_RUN_DIVERGED: return "diverged";
   }
   return "unknown";
 }
@@ -596,7 +597,7 @@ static bool open_series(clt_output_t *out, bool create) {
                                                      : H5T_STD_I32LE;
         out->diag[c] = create_table(g, columns[c].name, type, 0, NULL, 4096);
         if (out->diag[c] >= 0 && columns[c].kind == COL_STATUS) {
-          set_attr_string(out->diag[c], "values", "0=none,1=solved,2=ray,3=max_iterations,4=error");
+          set_attr_string(out->diag[c], "values", "0=none,1=solved,2=ray,3=max_iterations,4=error,5=not_converged");
         }
         if (out->diag[c] >= 0 && columns[c].wall) set_attr_string(out->diag[c], "units", "s (wall clock)");
       }
@@ -621,6 +622,8 @@ static bool write_static(clt_output_t *out, const clt_scene_t *scene, const clt_
   ok = ok && set_attr_double(file, "time_step", clt_scene_time_step(scene)) >= 0;
   ok = ok && set_attr_double(file, "duration", clt_scene_duration(scene)) >= 0;
   ok = ok && set_attr_int64(file, "total_steps", clt_scene_step_count(scene)) >= 0;
+  /* what the solver_status column's not-solved rows missed (clatter info's summary) */
+  ok = ok && set_attr_double(file, "tolerance", clt_world_method(world)->tolerance) >= 0;
   if (clt_world_step_count(world) > 0) /* a run started from another run's checkpoint */
     ok = ok && set_attr_int64(file, "first_step", clt_world_step_count(world)) >= 0;
   ok = ok && set_attr_int64(file, "output_interval_steps", out->options.interval_steps) >= 0;
@@ -1596,13 +1599,30 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
         }
         free(col);
       }
+      s->first_unconverged_step = -1;
+      s->worst_unconverged_step = -1;
+      double *residual = NULL;
+      hsize_t nr = 0;
+      if (!read_column(file, "residual", &residual, &nr)) nr = 0;
       if (read_column(file, "solver_status", &col, &n)) {
         for (hsize_t i = 0; i < n; i++) {
           int code = (int)col[i];
-          if (code != CLT_SOLVE_NONE && code != CLT_SOLVE_SOLVED) s->unconverged_steps++;
+          if (code == CLT_SOLVE_NONE || code == CLT_SOLVE_SOLVED) continue;
+          s->unconverged_steps++;
+          if (code >= 0 && code < CLT_OUTPUT_SOLVER_STATUSES) s->unconverged_by_status[code]++;
+          if (s->first_unconverged_step < 0 && i < rows) s->first_unconverged_step = (int64_t)step[i];
+          /* a NaN residual (a solve that failed to compute) is the worst there is */
+          if (i < nr && i < rows && (s->worst_unconverged_step < 0 || residual[i] > s->worst_residual ||
+                                     (isnan(residual[i]) && !isnan(s->worst_residual)))) {
+            s->worst_residual = residual[i];
+            s->worst_unconverged_step = (int64_t)step[i];
+          }
         }
         free(col);
       }
+      free(residual);
+      double tolerance = 0.0;
+      if (get_attr_double(file, "tolerance", &tolerance)) s->tolerance = tolerance;
       if (read_column(file, "solves", &col, &n)) { /* (absent in files of before the column) */
         for (hsize_t i = 0; i < n; i++) {
           if (col[i] > s->max_solves) s->max_solves = (int)col[i];

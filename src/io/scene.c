@@ -751,7 +751,8 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
       "scheme",     "gamma",          "alpha",      "post_repeats", "post_tolerance", "solver",
       "tolerance",  "max_iterations", "relaxation", "warm_start",   "active_set_eps", "friction_directions",
       "gyroscopic", "on_unconverged", "friction_cone", "contact_model", "overlap_tolerance",
-      "relcp_max_iterations", "spring_projection", "absolute_tolerance", "velocity_tolerance", NULL};
+      "relcp_max_iterations", "spring_projection", "absolute_tolerance", "velocity_tolerance",
+      "divergence_energy_factor", "divergence_infeasibility_fraction", NULL};
   const char *p = "method";
   if (!expect_object(ctx, m, p) || !check_keys(ctx, m, p, keys, "method")) return false;
   int e;
@@ -783,6 +784,13 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   if (!read_number(ctx, m, p, "velocity_tolerance", &method->velocity_tolerance, RANGE_NONNEGATIVE, false))
     return false;
   if (!read_number(ctx, m, p, "active_set_eps", &method->active_set_eps, RANGE_NONNEGATIVE, false))
+    return false;
+  /* docs/stepping.md "Divergence": 0 turns a test off */
+  if (!read_number(ctx, m, p, "divergence_energy_factor", &method->divergence_energy_factor, RANGE_NONNEGATIVE,
+                   false))
+    return false;
+  if (!read_number(ctx, m, p, "divergence_infeasibility_fraction", &method->divergence_infeasibility_fraction,
+                   RANGE_NONNEGATIVE, false))
     return false;
   n = method->friction_directions;
   if (!read_int(ctx, m, p, "friction_directions", &n, 2, 1024, false)) return false;

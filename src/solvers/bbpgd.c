@@ -84,7 +84,7 @@ clt_status_t lcp_solve_bbpgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
     if (!(dd > 0.0)) { /* stationary up to round-off: refresh and re-test */
       lcp_apply(p, x, q, g, o->threads);
       if (lcp_cone_residual_abs(p, cones, x, g) / scale > o->tolerance) {
-        r->status = CLT_SOLVE_ERROR;
+        r->status = CLT_SOLVE_NOT_CONVERGED; /* a finite iterate short of the tolerance */
         lcp_set_message(r, "bbpgd stalled (zero projected step) after %d iterations", it);
       } else {
         r->status = CLT_SOLVE_SOLVED;

@@ -605,7 +605,8 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
     free(wp);
   }
   if (complementary && !(r->residual <= o->tolerance)) {
-    st = CLT_SOLVE_ERROR;
+    /* an answer, short of the tolerance: not a failure to compute (solvers.h) */
+    st = CLT_SOLVE_NOT_CONVERGED;
     lcp_set_message(r,
                     "lemke ended on a complementary basis but the residual %.3g exceeds the "
                     "tolerance %.3g (ill-conditioned basis)",

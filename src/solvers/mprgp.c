@@ -177,7 +177,7 @@ clt_status_t lcp_solve_mprgp(const clt_lcp_t *p, const clt_solver_options_t *o, 
         refresh_gradient(&s);
         since_refresh = 0;
         if (lcp_residual_abs(n, nf, x, g) / scale > o->tolerance) {
-          r->status = CLT_SOLVE_ERROR;
+          r->status = CLT_SOLVE_NOT_CONVERGED; /* a finite iterate short of the tolerance */
           lcp_set_message(r, "mprgp stalled (zero free gradient) after %d products", s.products);
         } else {
           r->status = CLT_SOLVE_SOLVED;

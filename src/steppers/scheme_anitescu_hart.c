@@ -14,6 +14,7 @@ static const clt_stage_t stages[] = {
     {"spring projection", clt_stage_spring_project, CLT_CLOCK_SOLVE},
     {"commit", clt_stage_commit, CLT_CLOCK_OTHER},
     {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
+    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER},
 };
 
 const clt_scheme_ops_t clt_scheme_anitescu_hart = {"anitescu-hart", bias_anitescu_hart, stages,

@@ -15,6 +15,7 @@ static const clt_stage_t stages[] = {
     {"spring projection", clt_stage_spring_project, CLT_CLOCK_SOLVE},
     {"commit", clt_stage_commit, CLT_CLOCK_OTHER},
     {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
+    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER},
 };
 
 const clt_scheme_ops_t clt_scheme_none = {"none", bias_none, stages, CLT_STAGE_COUNT(stages), false};

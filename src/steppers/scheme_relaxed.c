@@ -22,6 +22,7 @@ static const clt_stage_t stages[] = {
     {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},
     {"commit", clt_stage_commit, CLT_CLOCK_OTHER},
     {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
+    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER},
 };
 
 /* (the positions move only in stage "integrate": late_backup) */

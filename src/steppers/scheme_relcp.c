@@ -18,6 +18,7 @@ static const clt_stage_t stages[] = {
     {"relcp", clt_stage_relcp, CLT_CLOCK_OTHER},
     {"commit", clt_stage_commit, CLT_CLOCK_OTHER},
     {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
+    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER},
 };
 
 const clt_scheme_ops_t clt_scheme_relcp = {"relcp", bias_relcp, stages, CLT_STAGE_COUNT(stages), false};

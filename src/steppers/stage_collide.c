@@ -870,3 +870,41 @@ double clt_world_penetration(clt_world_t *world) {
   if (w->relaxed) clt_work_release(w, w->relaxed->centres, (size_t)w->relaxed->centre_capacity * 3 * sizeof(double));
   return worst;
 }
+
+bool clt_world_worst_penetration(clt_world_t *world, const double *size, double fraction, int *body_a, int *body_b,
+                                 double *depth) {
+  *body_a = *body_b = -1;
+  *depth = 0.0;
+  if (world->shape_count == 0) return false;
+  clt_step_work_t *w = clt_step_work(world);
+  if (!w) return false;
+  /* the same pairs as clt_world_penetration (the kept pairs where they cover the state: a broad
+   * phase here would replace the pairs the relaxed scheme reuses), serially: it runs only when
+   * the largest penetration is already past the smallest bound */
+  bool kept = kept_pairs_cover(world, w);
+  if (kept ? place_proxies(world, w, NULL) != CLT_OK : broad_phase(world, w, 0.0, NULL) != CLT_OK) return false;
+  const double *centres = place_spheres(world, w);
+  double worst = 1.0; /* ratio of the penetration to its bound */
+  for (int k = 0; k < w->broadphase.pair_count; k++) {
+    int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
+    if (kept && !clt_broadphase_pair_test(&w->proxies[sa], &w->proxies[sb], world->dimension, 0.0)) continue;
+    int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
+    if (world->joint_count > 0 && joined(world, ba, bb)) continue;
+    double bound = fraction * fmin(size[ba], size[bb]);
+    if (!(bound < INFINITY)) continue; /* two bodies without a size (neither dynamic) */
+    clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
+    int count = collide_pair(world, points, centres, sa, sb, ba, bb, 0.0);
+    for (int i = 0; i < count; i++) {
+      double d = -points[i].distance;
+      if (d > worst * bound) {
+        worst = d / bound;
+        *body_a = ba;
+        *body_b = bb;
+        *depth = d;
+      }
+    }
+  }
+  clt_work_release(w, w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
+  if (w->relaxed) clt_work_release(w, w->relaxed->centres, (size_t)w->relaxed->centre_capacity * 3 * sizeof(double));
+  return *body_a >= 0;
+}

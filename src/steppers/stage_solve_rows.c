@@ -320,7 +320,7 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
     for (int k = 0; k < world->force_count; k++)
       if (clt_force_is_element(&world->forces[k]) && world->forces[k].treatment == CLT_TREAT_EXPLICIT)
         explicit_elements = true;
-    return clt_world_fail(world, CLT_ERR_NUMERICAL,
+    return clt_world_fail(world, CLT_ERR_DIVERGED,
                           "step %lld: the simulation diverged: the velocities are no longer finite%s", (long long)d->step,
                           explicit_elements ? " (explicit spring-damper elements are unstable when h·damping/mass or "
                                               "h²·stiffness/mass is large; use treatment implicit, SPEC.md §4)"
@@ -399,7 +399,8 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
     }
     if (st == CLT_OK && solver == CLT_SOLVER_LEMKE &&
         (result.status == CLT_SOLVE_RAY || result.status == CLT_SOLVE_MAX_ITERATIONS ||
-         (result.status == CLT_SOLVE_ERROR && !(result.residual <= USABLE_RESIDUAL)))) {
+         ((result.status == CLT_SOLVE_ERROR || result.status == CLT_SOLVE_NOT_CONVERGED) &&
+          !(result.residual <= USABLE_RESIDUAL)))) {
       /* Lemke lost its way in floating point (a ray, cycling, or an ill-conditioned basis on a degenerate
        * contact set, e.g. stacked boxes with 4-point manifolds; 004 Thm 2.2 guarantees a solution in
        * exact arithmetic). Block Gauss–Seidel from the last step's impulses gives an approximate
@@ -447,12 +448,13 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
   d->solver_status = result.status;
   d->iterations = result.iterations;
   d->residual = result.residual;
-  /* Impulses that are applied: a solution, the last iterate of an iterative solver, and a
-   * complementary basis whose residual only just missed the tolerance (Lemke reports that as an
-   * error; the status says so in the diagnostics). Never those of a ray, of a solver that did not
-   * apply, or non-finite ones: then no impulse at all. */
+  /* Impulses that are applied: a solution, the last iterate of an iterative solver, and an answer
+   * whose residual only just missed the tolerance (Lemke's complementary basis, a stalled gradient
+   * method: not_converged in the diagnostics; an error whose iterate is as close). Never those of
+   * a ray, of a solver that did not apply, or non-finite ones: then no impulse at all. */
+  bool near = result.status == CLT_SOLVE_ERROR || result.status == CLT_SOLVE_NOT_CONVERGED;
   bool usable = result.status == CLT_SOLVE_SOLVED || result.status == CLT_SOLVE_MAX_ITERATIONS ||
-                (result.status == CLT_SOLVE_ERROR && result.iterations > 0 && result.residual <= USABLE_RESIDUAL);
+                (near && result.iterations > 0 && result.residual <= USABLE_RESIDUAL);
   for (int i = 0; usable && i < n; i++)
     if (!isfinite(w->z[i])) usable = false;
   if (!usable) memset(w->z, 0, (size_t)n * sizeof *w->z);

@@ -1,5 +1,5 @@
 /* clt_world_step: runs the pipeline of the world's scheme (stepper.h, scheme_*.c), times the
- * stages, checks the new state is finite (else restores the previous one: CLT_ERR_NUMERICAL) and
+ * stages, checks the new state is finite (else restores the previous one: CLT_ERR_DIVERGED) and
  * publishes the diagnostics. Buffers grow to the largest problem seen and are then reused. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -27,9 +27,9 @@ clt_status_t clt_stage_commit(clt_step_context_t *c) {
   if (first < world->body_count) {
     char label[CLT_NAME_SIZE + 32];
     clt_body_label(world, first, label, sizeof label);
-    return clt_world_fail(world, CLT_ERR_NUMERICAL,
-                          "step %lld: the state of %s became non-finite; the state before the step is "
-                          "kept", (long long)c->step, label);
+    return clt_world_fail(world, CLT_ERR_DIVERGED,
+                          "step %lld: the simulation diverged: the state of %s became non-finite; the state "
+                          "before the step is kept", (long long)c->step, label);
   }
   clt_step_work_t *w = c->work;
   clt_contact_memory_take(&w->memory, &w->memory_count, &w->memory_capacity, &w->next_memory, &w->next_memory_count,
@@ -126,6 +126,8 @@ clt_status_t clt_world_step(clt_world_t *world) {
   int64_t step0 = world->step_count;
   clt_step_work_t *work = clt_step_work(world);
   if (!work) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (workspace)");
+  clt_status_t reference = clt_divergence_reference(world); /* from the state before the step */
+  if (reference != CLT_OK) return reference;
   clt_step_context_t c;
   c.world = world;
   c.scheme = scheme_ops(&world->method);

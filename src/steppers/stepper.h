@@ -78,6 +78,16 @@ clt_status_t clt_check_spring_support(clt_step_context_t *c);
 clt_status_t clt_stage_commit(clt_step_context_t *c);        /* step.c: finite check, time advances */
 clt_status_t clt_stage_backup(clt_step_context_t *c);        /* step.c: late_backup's whole state */
 clt_status_t clt_stage_diagnose(clt_step_context_t *c);      /* stage_diagnose.c */
+/* stage_diverge.c: the state after the step within method.divergence_* (docs/stepping.md
+ * "Divergence"), else CLT_ERR_DIVERGED naming the step, the quantity, the body and the bound. */
+clt_status_t clt_stage_diverge(clt_step_context_t *c);
+/* stage_diverge.c: takes the energy test's reference from the state before the step, where the
+ * state was set, loaded or the world changed since the last one (called by clt_world_step). */
+clt_status_t clt_divergence_reference(clt_world_t *world);
+/* stage_collide.c: the pair of bodies whose penetration exceeds fraction × the smaller of their
+ * sizes (size[i] per body, +inf for no bound) by the largest ratio; false if none. */
+bool clt_world_worst_penetration(clt_world_t *world, const double *size, double fraction, int *body_a, int *body_b,
+                                 double *depth);
 
 /* The stages up to the new velocity, shared by every scheme of SPEC.md §1 (the step's mixed LCP
  * with the scheme's bias): use inside a stage array initializer. */

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Failing steps through the CLI (issue 4 acceptance; SPEC.md §7):
 # - a state that becomes non-finite (an explicit spring of stiffness 1e12 N/m on 1 kg at h = 0.01:
-#   ωh = 1e4, the amplitude grows ~1e8 per step and overflows at step 21) stops the run with exit
-#   status 1 and a message naming the step and the body; the HDF5 and CSV written so far are valid,
-#   status "error", ending at the last good step (20), readable by `clatter info` and h5dump;
+#   ωh = 1e4, the amplitude grows ~1e8 per step and overflows at step 21, with the energy test of
+#   docs/stepping.md "Divergence" off) stops the run with exit status 3 (diverged) and a message
+#   naming the step and the body; the HDF5 and CSV written so far are valid, status "diverged",
+#   ending at the last good step (20), readable by `clatter info` and h5dump; with the energy
+#   test on (the default) the run stops at step 1 already;
 # - a solver that stops at max_iterations (BGS, 1 sweep, box on a floor) is recorded per step in
 #   the diagnostics (solver_status = max_iterations with the residual, HDF5 and CSV; `info`
 #   counts the unconverged steps), the run completing; with on_unconverged = abort it stops with
@@ -20,11 +22,14 @@ cat > blowup.json <<'JSON'
  "output": {"interval_steps": 5}
 }
 JSON
-expect_status 1 "non-finite state: exit status 1" "$CLATTER_BIN" run blowup.json -o blowup.h5 --quiet 2> err.txt
-expect "message names the step and the body" grep -q "^clatter run: step 21 failed (numerical): .*'weight'.*non-finite" err.txt
+expect_status 3 "energy test: exit status 3" "$CLATTER_BIN" run blowup.json -o early.h5 --quiet 2> err0.txt
+expect "energy test: step 1, body 'weight'" grep -q "^clatter run: diverged: step 1: the simulation diverged: energy .*body 'weight'" err0.txt
+expect_status 3 "non-finite state: exit status 3" "$CLATTER_BIN" run blowup.json -o blowup.h5 --quiet \
+  --set method.divergence_energy_factor=0 2> err.txt
+expect "message names the step and the body" grep -q "^clatter run: diverged: step 21: the simulation diverged: the state of body 'weight' became non-finite" err.txt
 expect "no temporary files left" test -f blowup.h5 -a -f blowup.csv -a ! -e blowup.h5.tmp -a ! -e blowup.csv.tmp
 expect "info reads it" sh -c "'$CLATTER_BIN' info --json blowup.h5 > info.json"
-expect "status error" test "$(json_field blowup.h5 status)" = '"error"'
+expect "status diverged" test "$(json_field blowup.h5 status)" = '"diverged"'
 expect "status_message names step and body" sh -c "grep -q 'step 21.*weight' info.json"
 expect "ends at the last good step" test "$(json_field blowup.h5 steps)" = 20
 expect "diagnostics rows 0..20" test "$(json_field blowup.h5 diagnostics_rows)" = 21

@@ -1,5 +1,5 @@
 /* Errors as data (STYLE.md): every invalid field → CLT_ERR_INVALID_ARGUMENT with a message naming
- * it; stale handles; non-finite states → CLT_ERR_NUMERICAL with the state restored; joints and
+ * it; stale handles; non-finite states → CLT_ERR_DIVERGED with the state restored; joints and
  * implicit springs accepted, unknown treatments refused; a world with joints steps; two worlds are
  * independent. */
 #include <string.h>
@@ -207,7 +207,7 @@ static void numerical_and_unsupported(void) {
   clt_body_get_state(w, id, &before);
   clt_body_get_state(w, other, &other_before);
   uint64_t hash = clt_world_state_hash(w);
-  CHECK(clt_world_step(w) == CLT_ERR_NUMERICAL);
+  CHECK(clt_world_step(w) == CLT_ERR_DIVERGED);
   CHECK(contains(clt_world_error(w), "body 'dust'"));
   clt_body_get_state(w, id, &after);
   clt_body_get_state(w, other, &other_after);
@@ -231,7 +231,7 @@ static void numerical_and_unsupported(void) {
   clt_world_get_diagnostics(w, &d);
   CHECK_NEAR(d.joint_error, 0.5, 1e-12);
   CHECK_NEAR(d.infeasibility, 0.5, 1e-12);
-  CHECK(clt_world_step(w) == CLT_ERR_NUMERICAL); /* still the 1e300 force on 'dust' */
+  CHECK(clt_world_step(w) == CLT_ERR_DIVERGED); /* still the 1e300 force on 'dust' */
   CHECK(clt_world_step_count(w) == 5);
   {
     /* the same joint in a world without the bad body steps */

@@ -17,7 +17,7 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 keys = {"file", "n", "solver", "status", "iterations", "residual", "seconds"}
 assert all(keys <= set(r) for r in rows), "missing keys"
-assert all(r["status"] in ("solved", "ray", "max_iterations", "error") for r in rows)
+assert all(r["status"] in ("solved", "ray", "max_iterations", "not_converged", "error") for r in rows)
 assert all(("message" in r) == (r["status"] != "solved") for r in rows), "message iff not solved"
 files = sorted({r["file"] for r in rows})
 assert len(files) == 20, files

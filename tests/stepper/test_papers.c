@@ -44,9 +44,10 @@ static outcome_t run(const char *scene_name, const char *scheme, const char *ext
     }
     clt_diagnostics_t d;
     clt_world_get_diagnostics(w, &d);
-    /* a ray or a solver that did not apply; an inexact Lemke basis (error, residual ≤ 1e-6) is
+    /* a ray or a solver that did not apply; an inexact Lemke basis (not_converged, residual ≤ 1e-6) is
      * tolerated and counted separately by the diagnostics */
-    if (d.solver_status == CLT_SOLVE_RAY || (d.solver_status == CLT_SOLVE_ERROR && !(d.residual <= 1e-6)))
+    bool short_of = d.solver_status == CLT_SOLVE_ERROR || d.solver_status == CLT_SOLVE_NOT_CONVERGED;
+    if (d.solver_status == CLT_SOLVE_RAY || (short_of && !(d.residual <= 1e-6)))
       o.bad_steps++;
     o.steps++;
     o.final_infeasibility = d.infeasibility;

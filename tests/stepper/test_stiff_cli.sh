@@ -1,5 +1,6 @@
 # damper1d through the command line (issue 5): the explicit run with damping 100 diverges and
-# `clatter run` reports it and exits 1 (no crash, the output file closed with status error); the
+# `clatter run` reports it and exits 3 (diverged: no crash, the output file closed with status
+# diverged; docs/output-format.md); the
 # implicit run completes; a rotational spring-damper and the spring_projection method key parse.
 set -u
 tmp=$(mktemp -d)
@@ -11,7 +12,7 @@ scene="$CLATTER_SOURCE_DIR/scenes/papers/damper1d.json"
 "$CLATTER_BIN" run "$scene" --param damping=100 --param treatment=explicit -o "$tmp/explicit.h5" --quiet \
   >"$tmp/out" 2>"$tmp/err"
 status=$?
-[ "$status" -eq 1 ] || fail "explicit damping 100: exit status $status, expected 1"
+[ "$status" -eq 3 ] || fail "explicit damping 100: exit status $status, expected 3"
 grep -q "the simulation diverged" "$tmp/err" || { fail "explicit damping 100: no divergence message"; cat "$tmp/err"; }
 [ -s "$tmp/explicit.h5" ] || fail "explicit damping 100: no output file"
 

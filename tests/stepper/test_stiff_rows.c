@@ -9,7 +9,7 @@
  *  - a rotational spring on a hinged body (2D pin; 3D revolute joint about a tilted axis) oscillates
  *    as θ₀ cos(√(k/I) t), explicit and implicit;
  *  - the relaxed scheme and the overdamped law refuse implicit elements with a clear message;
- *  - an explicit damper past its stability limit diverges and is reported (CLT_ERR_NUMERICAL), the
+ *  - an explicit damper past its stability limit diverges and is reported (CLT_ERR_DIVERGED), the
  *    state before the failing step kept. */
 #include <math.h>
 #include <stdio.h>
@@ -524,7 +524,7 @@ static void refusals_and_divergence(void) {
   fd.anchor_b[2] = 0.0;
 
   /* explicit damper, h δ (1/m_A + 1/m_B) = 10: the relative velocity is multiplied by −9 per step;
-   * the run must end in CLT_ERR_NUMERICAL with the last finite state kept */
+   * the run must end in CLT_ERR_DIVERGED with the last finite state kept */
   wd.method.scheme = CLT_SCHEME_ANITESCU_HART;
   wd.method.solver = CLT_SOLVER_LEMKE;
   CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
@@ -545,7 +545,7 @@ static void refusals_and_divergence(void) {
     n++;
   }
   printf("explicit damper 100: %s after %d steps: %s\n", clt_status_name(st), n, clt_world_error(w));
-  CHECK(st == CLT_ERR_NUMERICAL);
+  CHECK(st == CLT_ERR_DIVERGED);
   clt_body_state_t s;
   clt_body_get_state(w, b, &s);
   CHECK(isfinite(s.velocity[0]) && isfinite(s.position[0]));

@@ -65,7 +65,7 @@ static void run_sets(run_t *r, const char *damping, const char *mu, const char *
       clt_diagnostics_t d;
       clt_world_get_diagnostics(w, &d);
       if (d.solver_status == CLT_SOLVE_RAY || d.solver_status == CLT_SOLVE_MAX_ITERATIONS ||
-          (d.solver_status == CLT_SOLVE_ERROR && !(d.residual <= 1e-6)))
+          ((d.solver_status == CLT_SOLVE_ERROR || d.solver_status == CLT_SOLVE_NOT_CONVERGED) && !(d.residual <= 1e-6)))
         r->unsolved++;
     }
     double kinetic = 0.0;
