@@ -96,6 +96,12 @@ typedef struct clt_step_work_t {
   double *spring_target;
   int spring_target_capacity;
   int friction_directions; /* m_C of the rows built (2 in 2D) */
+  /* t₁ of each contact's friction directions, 3 a contact, when tangent_aligned (3D row schemes:
+   * t₁ along the contact's tangential load, docs/stepping.md "Friction directions"); otherwise
+   * the fixed basis of clt_contact_tangents. Read through clt_contact_basis. */
+  double *contact_tangent;
+  int contact_tangent_capacity;
+  bool tangent_aligned;
 
   /* contacts */
   int contact_count, contact_capacity;
@@ -299,11 +305,14 @@ clt_status_t clt_place_proxies(clt_world_t *world, clt_step_work_t *work, const 
  * points (SPEC.md §0). Normal, friction and relaxed-cone generator rows are all such rows. */
 void clt_contact_row(const clt_world_t *world, const clt_contact_t *c, const double dir[3], clt_row_t *row);
 
-clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *work, bool friction);
+clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *work, bool friction, double h);
 
 /* The tangent basis of a contact normal (2D: t₁ = (−n_y, n_x), t₂ = −t₁) and its k-th balanced
  * friction direction of m (SPEC.md §1; 2D: t₁, t₂). */
 void clt_contact_tangents(const clt_world_t *world, const double n[3], double t1[3], double t2[3]);
+/* The tangents t₁, t₂ of contact j's friction directions in the rows of this step (the aligned
+ * basis where work->tangent_aligned, else clt_contact_tangents). */
+void clt_contact_basis(const clt_world_t *world, const clt_step_work_t *work, int j, double t1[3], double t2[3]);
 void clt_friction_direction(const clt_world_t *world, const double t1[3], const double t2[3], int k, int m,
                             double d[3]);
 

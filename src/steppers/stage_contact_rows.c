@@ -94,13 +94,80 @@ void clt_friction_direction(const clt_world_t *world, const double t1[3], const 
   }
 }
 
-clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *w, bool friction) {
+void clt_contact_basis(const clt_world_t *world, const clt_step_work_t *w, int j, double t1[3], double t2[3]) {
+  const clt_contact_t *c = &w->contacts[j];
+  if (!w->tangent_aligned) {
+    clt_contact_tangents(world, c->normal, t1, t2);
+    return;
+  }
+  clt_v3_copy(t1, w->contact_tangent + 3 * (size_t)j);
+  clt_v3_cross(t2, c->normal, t1);
+}
+
+/* The change of body i's linear velocity in the free-velocity stage, h (g + F/m) (zero for
+ * static and kinematic bodies, and for the ground, i < 0). */
+static void free_velocity_increment(const clt_world_t *world, int i, double h, double dv[3]) {
+  clt_v3_set(dv, 0.0, 0.0, 0.0);
+  if (i < 0 || world->bodies[i].type != CLT_BODY_DYNAMIC) return;
+  for (int k = 0; k < 3; k++) dv[k] = h * (world->gravity[k] + world->force_acc[i][k] * world->bodies[i].inv_mass);
+}
+
+/* t₁ of contact c's friction directions along its tangential load (docs/stepping.md "Friction
+ * directions"): the tangential relative velocity the contact would have without contact forces
+ * this step (the velocities at the start of the step at the contact point, plus the linear
+ * free-velocity change of each body), where it is above round-off; else the direction opposite
+ * the friction impulse it carried on the step before; else the fixed basis. Along t₁ there is a
+ * cone generator and its opposite, so the threshold of sticking and the friction of sliding are
+ * exact along the load, whatever m_C and the contact's orientation. */
+static void aligned_tangent(const clt_world_t *world, const clt_step_work_t *w, const clt_contact_t *c, double h,
+                            double t1[3]) {
+  double f1[3], f2[3];
+  clt_contact_tangents(world, c->normal, f1, f2);
+  double slip[3] = {0.0, 0.0, 0.0};
+  double dva[3], dvb[3];
+  free_velocity_increment(world, c->body_a, h, dva);
+  free_velocity_increment(world, c->body_b, h, dvb);
+  for (int axis = 0; axis < 2; axis++) {
+    const double *d = axis == 0 ? f1 : f2;
+    clt_row_t row;
+    clt_contact_row(world, c, d, &row);
+    double v = clt_row_velocity(world, &row) + clt_v3_dot(dvb, d) - clt_v3_dot(dva, d);
+    clt_v3_axpy(slip, slip, v, d);
+  }
+  double speed = clt_v3_norm(slip), g = clt_v3_norm(world->gravity);
+  if (speed > 1e-6 * h * g + 1e-12) { /* above the velocity noise of a converged resting contact */
+    clt_v3_scale(t1, slip, 1.0 / speed);
+    return;
+  }
+  const clt_contact_memory_t *mem = find_memory(w, c);
+  if (mem) {
+    double f[3];
+    clt_v3_copy(f, mem->tangent_impulse);
+    clt_v3_axpy(f, f, -clt_v3_dot(f, c->normal), c->normal);
+    double len = clt_v3_norm(f);
+    if (len > 0.0) {
+      clt_v3_scale(t1, f, -1.0 / len);
+      return;
+    }
+  }
+  clt_v3_copy(t1, f1);
+}
+
+clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *w, bool friction, double h) {
   int m = friction ? (world->dimension == 2 ? 2 : world->method.friction_directions) : 0;
   w->friction_directions = friction ? m : 0;
   int first = w->joint_rows;
   int total = first + w->contact_count * (1 + m);
   if (!clt_step_work_reserve_rows(w, total))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (%d contact rows)", total);
+  w->tangent_aligned = false;
+  if (m > 0 && world->dimension == 3) {
+    if (!clt_step_work_grow_doubles(&w->contact_tangent, &w->contact_tangent_capacity, 3 * w->contact_count))
+      return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (%d contact rows)", total);
+    for (int j = 0; j < w->contact_count; j++)
+      aligned_tangent(world, w, &w->contacts[j], h, w->contact_tangent + 3 * (size_t)j);
+    w->tangent_aligned = true;
+  }
   int r = first;
   for (int j = 0; j < w->contact_count; j++) {
     clt_contact_t *c = &w->contacts[j];
@@ -110,7 +177,7 @@ clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *w, bool
     r++;
     if (m == 0) continue;
     double t1[3], t2[3];
-    clt_contact_tangents(world, c->normal, t1, t2);
+    clt_contact_basis(world, w, j, t1, t2);
     for (int k = 0; k < m; k++) {
       double d[3];
       clt_friction_direction(world, t1, t2, k, m, d);
@@ -128,7 +195,7 @@ clt_status_t clt_build_contact_rows(clt_world_t *world, clt_step_work_t *w, bool
  * stage, so the normal velocity read here is nᵀv⁽ˡ⁾). */
 clt_status_t clt_stage_contact_rows(clt_step_context_t *c) {
   clt_step_work_t *w = c->work;
-  clt_status_t st = clt_build_contact_rows(c->world, w, true);
+  clt_status_t st = clt_build_contact_rows(c->world, w, true, c->h);
   if (st != CLT_OK) return st;
   int stride = 1 + w->friction_directions;
   for (int j = 0; j < w->contact_count; j++) {
@@ -193,7 +260,7 @@ static void report_entry(const clt_world_t *world, const clt_step_work_t *w, con
   info->normal_impulse = z[0];
   clt_v3_scale(info->impulse, ct->normal, z[0]);
   double t1[3], t2[3];
-  clt_contact_tangents(world, ct->normal, t1, t2);
+  clt_contact_basis(world, w, j, t1, t2);
   for (int k = 0; k < m; k++) {
     double d[3];
     table_direction(world, table, t1, t2, k, m, d);
@@ -234,7 +301,7 @@ static void memory_entry(const clt_world_t *world, const clt_step_work_t *w, con
   next.normal_impulse = z[0];
   next.slip = z[m + 1];
   double t1[3], t2[3];
-  clt_contact_tangents(world, ct->normal, t1, t2);
+  clt_contact_basis(world, w, (int)(ct - w->contacts), t1, t2);
   for (int k = 0; k < m; k++) {
     if (z[1 + k] == 0.0) continue;
     double d[3];

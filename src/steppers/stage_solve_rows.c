@@ -265,7 +265,7 @@ static void warm_start(const clt_world_t *world, clt_step_work_t *w, clt_problem
     z[0] = mem->normal_impulse;
     z[m + 1] = mem->slip;
     double t1[3], t2[3];
-    clt_contact_tangents(world, c->normal, t1, t2);
+    clt_contact_basis(world, w, j, t1, t2);
     double f1 = mem->tangent_impulse[0] * t1[0] + mem->tangent_impulse[1] * t1[1] + mem->tangent_impulse[2] * t1[2];
     if (world->dimension == 2) {
       z[1] = f1 > 0.0 ? f1 : 0.0;

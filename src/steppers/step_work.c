@@ -27,6 +27,7 @@ void clt_step_work_destroy(clt_step_work_t *w) {
   free(w->rows);
   free(w->row_value);
   free(w->row_bias);
+  free(w->contact_tangent);
   free(w->row_minv);
   free(w->joint_row_owner);
   free(w->joint_row_component);

@@ -1,9 +1,10 @@
 /* The balanced polyhedral friction cone in 3D (SPEC.md §1): a box sliding on a plane inclined by θ
- * (gravity tilted instead of the plane, so the downhill direction φ can be swept), μ < tan θ.
- * Along a friction direction d_k the acceleration is the analytical g (sin θ − μ cos θ) within 1 %;
- * between directions the polyhedral cone (m_C generators) is smaller than the circular one and the
- * sliding direction bends towards a generator: the anisotropy, reported for m_C = 4, 8, 16, shrinks
- * as m_C grows. With μ > tan θ / cos(π/m_C) the box sticks in every direction. */
+ * (gravity tilted instead of the plane, so the downhill direction φ can be swept), μ < tan θ. The
+ * rows turn each contact's friction basis so that t₁ lies along its tangential load
+ * (docs/stepping.md "Friction directions"): the acceleration is the analytical g (sin θ − μ cos θ)
+ * and the slide is straight downhill in every direction, for m_C = 4, 8, 16 alike (a basis fixed
+ * to the plane would give +31.7 / +8.2 / +2.1 % and 20.9 / 11.3 / 5.6° between generators). With
+ * μ > tan θ the box sticks in every direction. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,13 +65,12 @@ int main(void) {
   const double expected = g * (sin(theta) - mu * cos(theta)) * steps * 0.01;
   const int counts[3] = {4, 8, 16};
   int failures = 0;
-  double worst_prev = INFINITY;
   printf("3D sliding box, theta = 30 deg, mu = 0.3: speed after 0.5 s vs analytical %.6f\n", expected);
   for (int c = 0; c < 3; c++) {
     int m = counts[c];
     double worst_speed = 0.0, worst_angle = 0.0;
-    /* sweep the downhill azimuth over one sector between two generators (the first generator t₁ of
-     * the plane z = 0 is +y: clt_v3_basis) */
+    /* sweep the downhill azimuth over one sector between two generators of the fixed basis (its t₁
+     * on the plane z = 0 is +y: clt_v3_basis) */
     for (int k = 0; k <= 8; k++) {
       double phi = 0.5 * PI + (2.0 * PI / m) * k / 8.0;
       double v[3];
@@ -81,19 +81,13 @@ int main(void) {
       double rel = (speed - expected) / expected;
       if (fabs(rel) > fabs(worst_speed)) worst_speed = rel;
       if (angle > worst_angle) worst_angle = angle;
-      if (k == 0) {
-        /* along a generator: exact */
-        CHECK_NEAR(speed, expected, 0.01 * expected);
-        CHECK_LE(angle, 1e-6);
-      }
     }
-    printf("  m_C = %2d: worst speed error %+.3f %%, worst direction deviation %.3f deg\n", m, 100.0 * worst_speed,
+    printf("  m_C = %2d: worst speed error %+.1e %%, worst direction deviation %.1e deg\n", m, 100.0 * worst_speed,
            worst_angle);
-    /* anisotropy shrinks with m_C (the cone's inscribed radius is μ cos(π/m_C)) */
-    CHECK_LE(fabs(worst_speed), worst_prev);
-    worst_prev = fabs(worst_speed);
+    CHECK_LE(fabs(worst_speed), 1e-9);
+    CHECK_LE(worst_angle, 1e-5); /* acos near 1: round-off of 1e-8 rad */
   }
-  /* sticking: μ cos(π/4) > tan θ for the worst direction of the 4-generator cone */
+  /* sticking: μ = 0.6 > tan 20° = 0.364, in every direction */
   const double theta_stick = 20.0 * PI / 180.0;
   for (int k = 0; k <= 4; k++) {
     double v[3];
