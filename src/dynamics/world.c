@@ -133,9 +133,9 @@ static bool validate_method(const clt_method_t *m, int dimension, char *msg, siz
     return false;
   }
   if (m->scheme == CLT_SCHEME_ANITESCU_HART && m->friction_cone == CLT_CONE_CIRCULAR && m->solver != CLT_SOLVER_BGS &&
-      m->solver != CLT_SOLVER_LEMKE) {
+      m->solver != CLT_SOLVER_LEMKE && m->solver != CLT_SOLVER_APGD && m->solver != CLT_SOLVER_BBPGD) {
     snprintf(msg, n, "method.solver: scheme anitescu-hart on the circular cone (Coulomb's law, s = 0) is solved by "
-                     "bgs only: its step is not a convex QP, so apgd, bbpgd, mprgp and newton do not apply");
+                     "bgs, apgd or bbpgd (a fixed point of convex cone QPs): mprgp and newton do not apply");
     return false;
   }
   if ((int)m->on_unconverged < CLT_UNCONVERGED_RECORD || m->on_unconverged > CLT_UNCONVERGED_ABORT) {

@@ -815,10 +815,11 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
     return fail(ctx, "method.solver", "mprgp handles bounds only: with scheme relaxed it needs friction_cone "
                                       "polyhedral (the circular cone is solved by bgs, apgd or bbpgd)");
   if (method->scheme == CLT_SCHEME_ANITESCU_HART && method->friction_cone == CLT_CONE_CIRCULAR &&
-      method->solver != CLT_SOLVER_BGS && method->solver != CLT_SOLVER_LEMKE)
+      method->solver != CLT_SOLVER_BGS && method->solver != CLT_SOLVER_LEMKE && method->solver != CLT_SOLVER_APGD &&
+      method->solver != CLT_SOLVER_BBPGD)
     return fail(ctx, "method.solver",
-                "scheme anitescu-hart on the circular cone (Coulomb's law, s = 0) is solved by bgs only: its "
-                "step is not a convex QP, so apgd, bbpgd, mprgp and newton do not apply");
+                "scheme anitescu-hart on the circular cone (Coulomb's law, s = 0) is solved by bgs, apgd or "
+                "bbpgd (a fixed point of convex cone QPs): mprgp and newton do not apply");
   /* SPEC.md §6: contact model and ReLCP tolerances. */
   if (!read_contact_model(ctx, m, p, method)) return false;
   if (!read_number(ctx, m, p, "overlap_tolerance", &method->overlap_tolerance, RANGE_POSITIVE, false))

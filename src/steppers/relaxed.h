@@ -54,6 +54,10 @@ typedef struct clt_relaxed_work_t {
   size_t contact_bytes;            /* allocated */
   bool sphere;                     /* this solve's records have the sphere layout */
   double *delta;                   /* Δ_j by contact index */
+  /* Coulomb's law by APGD / BBPGD: the De Saxcé shift s_j = μ_j ‖w_T,j‖ by contact index
+   * (stage_solve_relaxed.c, coulomb_fixed_point); allocated on first use only */
+  double *coulomb_shift;
+  int coulomb_shift_capacity;
   double *block_A;                 /* 6 per slot: A_jj = J M̂⁻¹ Jᵀ (00 01 02 11 12 22), written
                                       and read only for the blocks that are not exact */
   int *colour;                     /* by contact index */

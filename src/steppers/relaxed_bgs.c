@@ -1748,6 +1748,7 @@ void clt_relaxed_apply_dv(clt_world_t *world, const clt_relaxed_work_t *r) {
 
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   if (!r) return;
+  free(r->coulomb_shift);
   free(r->contacts), free(r->delta), free(r->colour), free(r->order), free(r->ends), free(r->hot),
       free(r->block_A), free(r->hot_list), free(r->share_kept), free(r->run_kept);
   free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);

@@ -1004,6 +1004,89 @@ clt_status_t clt_stage_relaxed_contacts(clt_step_context_t *c) {
   return CLT_OK;
 }
 
+/* At most this many cone QPs per solve in the fixed point below; the last one's iterate is kept
+ * and reported with its De Saxcé residual. */
+#define COULOMB_FIXED_POINT_SOLVES 50
+
+/* Coulomb's law (s = 0) on the circular cone through the convex cone QP: De Saxcé's bipotential
+ * form says that (P, w) satisfy Coulomb's law exactly when P ∈ K ⊥ w̃ ∈ K*, w̃ = (w_N + μ‖w_T‖,
+ * w_T), which is the relaxed scheme's QP with its normal rows' bias Δ_j raised by the shift
+ * s_j = μ_j ‖w_T,j‖. With s frozen the QP is convex and APGD / BBPGD solve it; the shifts are then
+ * taken from its solution and the QP is solved again, warm-started, until they no longer move
+ * (Tasora and Anitescu's fixed point; a contact that sticks has s = 0, so a resting scene needs one
+ * solve). Converged: the natural map of the unshifted problem with w̃ meets the tolerance (the
+ * residual reported, as the cone block Gauss–Seidel reports it). */
+static clt_status_t coulomb_fixed_point(clt_step_context_t *c, relaxed_problem_t *q, clt_lcp_t *problem,
+                                        const clt_cone_set_t *cones, clt_solver_options_t *o,
+                                        clt_solve_result_t *result) {
+  clt_world_t *world = c->world;
+  int dim = q->cone_dim;
+  clt_relaxed_work_t *r = c->work->relaxed;
+  if (!clt_step_work_grow_doubles(&r->coulomb_shift, &r->coulomb_shift_capacity, q->nc > 0 ? q->nc : 1))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (Coulomb shifts)");
+  double *shift = r->coulomb_shift;
+  memset(shift, 0, sizeof(double) * (size_t)q->nc);
+  double scale = 0.0; /* 1 + ‖b‖∞ of the unshifted problem */
+  for (int p = 0; p < q->n; p++) scale = fmax(scale, fabs(q->b[p]));
+  scale += 1.0;
+  int iterations = result->iterations;
+  o->warm_start = true;
+  for (int round = 1;; round++) {
+    /* the shifts of this solution, and the De Saxcé residual of the unshifted problem */
+    double residual = 0.0, moved = 0.0;
+    for (int j = 0; j < q->nc; j++) {
+      int k = q->offset[j];
+      const double *x = q->x + k, *y = q->y + k; /* y: w of the shifted problem */
+      double wt = dim == 3 ? hypot(y[1], y[2]) : fabs(y[1]);
+      double next = q->mu[j] * wt;
+      double wn = y[0] - shift[j] + next; /* w̃_N: the unshifted w_N plus the new shift */
+      /* ‖P − Π_K(P − w̃)‖∞ on the cone ‖x_T‖ ≤ μ x_N */
+      double z[3] = {x[0] - wn, x[1] - y[1], dim == 3 ? x[2] - y[2] : 0.0}, pz[3];
+      double zt = dim == 3 ? hypot(z[1], z[2]) : fabs(z[1]), mu = q->mu[j];
+      if (zt <= mu * z[0]) {
+        memcpy(pz, z, sizeof pz);
+      } else if (mu * zt <= -z[0]) {
+        pz[0] = pz[1] = pz[2] = 0.0;
+      } else {
+        double a = (z[0] + mu * zt) / (1.0 + mu * mu);
+        pz[0] = a;
+        pz[1] = mu * a * z[1] / zt;
+        pz[2] = mu * a * z[2] / zt;
+      }
+      for (int i = 0; i < dim; i++) residual = fmax(residual, fabs(x[i] - pz[i]));
+      moved = fmax(moved, fabs(next - shift[j]));
+      q->b[k] += next - shift[j];
+      shift[j] = next;
+    }
+    result->residual = residual / scale;
+    result->iterations = iterations;
+    if (result->residual <= world->method.tolerance) {
+      result->status = CLT_SOLVE_SOLVED;
+      break;
+    }
+    if (round >= COULOMB_FIXED_POINT_SOLVES || iterations >= world->method.max_iterations) {
+      result->status = CLT_SOLVE_MAX_ITERATIONS;
+      break;
+    }
+    (void)moved;
+    clt_solve_result_t inner;
+    memset(&inner, 0, sizeof inner);
+    clt_status_t st = clt_cone_qp_solve(world->method.solver, problem, cones, o, q->x, q->y, &inner);
+    if (st != CLT_OK)
+      return clt_world_fail(world, st, "step %lld: %s refused the cone QP: %s", (long long)c->step,
+                            clt_solver_kind_name(world->method.solver), inner.message);
+    iterations += inner.iterations;
+    if (inner.status != CLT_SOLVE_SOLVED && inner.status != CLT_SOLVE_MAX_ITERATIONS) {
+      *result = inner;
+      result->iterations = iterations;
+      break;
+    }
+  }
+  /* the bias again as built (the rows' Δ), for anything that reads b after the solve */
+  for (int j = 0; j < q->nc; j++) q->b[q->offset[j]] -= shift[j];
+  return CLT_OK;
+}
+
 clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   clt_step_work_t *w = c->work;
@@ -1057,6 +1140,12 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
   if (st != CLT_OK) {
     return clt_world_fail(world, st, "step %lld: %s refused the relaxed QP: %s", (long long)c->step,
                           clt_solver_kind_name(solver), result.message);
+  }
+  /* Coulomb's law (scheme anitescu-hart on the circular cone, s = 0) by a fixed point on the De
+   * Saxcé shift (docs/stepping.md "Coulomb's law on the circular cone"). */
+  if (c->scheme == &clt_scheme_coulomb_circular && result.status == CLT_SOLVE_SOLVED) {
+    st = coulomb_fixed_point(c, &q, &problem, &cones, &o, &result);
+    if (st != CLT_OK) return st;
   }
   d->lcp_size = q.n;
   d->solver_status = result.status;
