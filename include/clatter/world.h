@@ -56,11 +56,20 @@ typedef enum clt_on_unconverged_t {
   CLT_UNCONVERGED_ABORT   /* clt_world_step returns CLT_ERR_SOLVER */
 } clt_on_unconverged_t;
 
-/* Friction cone of the relaxed scheme (SPEC.md §2.3; docs/stepping.md "The relaxed scheme"). */
+/* Friction cone (SPEC.md §1, §2.3; docs/stepping.md "Default method" and "The relaxed scheme"). */
 typedef enum clt_friction_cone_t {
-  CLT_CONE_POLYHEDRAL = 0, /* m_C generators n + μ d_k, one multiplier each (default) */
-  CLT_CONE_CIRCULAR        /* the exact Coulomb cone: one second-order-cone block per contact */
+  CLT_CONE_POLYHEDRAL = 0, /* m_C generators n + μ d_k, one multiplier each */
+  CLT_CONE_CIRCULAR,       /* the exact Coulomb cone: one second-order-cone block per contact */
+  CLT_CONE_AUTO            /* default: circular where scheme anitescu-hart's cone solve applies
+                            * (clt_method_effective_cone), else polyhedral */
 } clt_friction_cone_t;
+
+/* The cone a world's steps use: method.friction_cone, or for CLT_CONE_AUTO the circular cone
+ * (Coulomb's law solved by APGD, docs/stepping.md "Default method") with scheme anitescu-hart and
+ * solver lemke (the default), apgd or bbpgd, unless the world has implicit force elements, the
+ * semi-implicit gyroscopic term or method.spring_projection > 0, which need the polyhedral rows;
+ * polyhedral otherwise. */
+clt_friction_cone_t clt_method_effective_cone(const clt_world_t *world);
 
 /* How contacts enter the step (SPEC.md §6). The ReLCP family is frictionless and uses the
  * shared-normal constraints of SPEC.md §6.2 under either law of motion (clt_law_t). */

@@ -22,6 +22,7 @@ clt_method_t clt_default_method(void) {
   m.warm_start = true;
   m.active_set_eps = 1e-3;
   m.friction_directions = 8;
+  m.friction_cone = CLT_CONE_AUTO;
   m.gyroscopic = CLT_GYRO_EXPLICIT;
   m.on_unconverged = CLT_UNCONVERGED_RECORD;
   m.contact_model = CLT_CONTACT_MODEL_DEFAULT;
@@ -31,6 +32,19 @@ clt_method_t clt_default_method(void) {
   m.divergence_energy_factor = 100.0;
   m.divergence_infeasibility_fraction = 0.5;
   return m;
+}
+
+clt_friction_cone_t clt_method_effective_cone(const clt_world_t *world) {
+  const clt_method_t *m = &world->method;
+  if (m->friction_cone != CLT_CONE_AUTO) return m->friction_cone;
+  bool cone_solver = m->solver == CLT_SOLVER_LEMKE || m->solver == CLT_SOLVER_APGD || m->solver == CLT_SOLVER_BBPGD;
+  if (m->scheme != CLT_SCHEME_ANITESCU_HART || !cone_solver || m->gyroscopic == CLT_GYRO_SEMI_IMPLICIT ||
+      m->spring_projection > 0)
+    return CLT_CONE_POLYHEDRAL;
+  for (int k = 0; k < world->force_count; k++)
+    if (clt_force_is_element(&world->forces[k]) && world->forces[k].treatment == CLT_TREAT_IMPLICIT)
+      return CLT_CONE_POLYHEDRAL;
+  return CLT_CONE_CIRCULAR;
 }
 
 clt_world_def_t clt_default_world_def(void) {
@@ -123,7 +137,7 @@ static bool validate_method(const clt_method_t *m, int dimension, char *msg, siz
     snprintf(msg, n, "method.gyroscopic is not a known treatment (got %d)", (int)m->gyroscopic);
     return false;
   }
-  if ((int)m->friction_cone < CLT_CONE_POLYHEDRAL || m->friction_cone > CLT_CONE_CIRCULAR) {
+  if ((int)m->friction_cone < CLT_CONE_POLYHEDRAL || m->friction_cone > CLT_CONE_AUTO) {
     snprintf(msg, n, "method.friction_cone is not a known cone (got %d)", (int)m->friction_cone);
     return false;
   }

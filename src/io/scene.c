@@ -697,7 +697,7 @@ static const char *const scheme_names[] = {"none", "anitescu-hart", "baumgarte",
 static const char *const solver_names[] = {"lemke", "bgs", "apgd", "bbpgd", "newton", "mprgp", NULL};
 static const char *const gyro_names[] = {"explicit", "semi-implicit", "off", NULL};
 static const char *const unconverged_names[] = {"record", "warn", "abort", NULL};
-static const char *const cone_names[] = {"polyhedral", "circular", NULL};
+static const char *const cone_names[] = {"polyhedral", "circular", "auto", NULL};
 static const char *const body_type_names[] = {"dynamic", "static", "kinematic", NULL};
 static const char *const treatment_names[] = {"explicit", "implicit", NULL};
 

@@ -1411,7 +1411,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   cone_t cone;
   memset(&cone, 0, sizeof cone);
   cone.dim = dim;
-  cone.m = world->method.friction_cone == CLT_CONE_CIRCULAR || dim == 2 ? 0 : m;
+  cone.m = clt_method_effective_cone(world) == CLT_CONE_CIRCULAR || dim == 2 ? 0 : m;
   if (cone.m > 64) cone.m = 64;
   for (int i = 0; i < cone.m; i++) {
     double a = CLT_TWO_PI * (double)i / (double)cone.m;

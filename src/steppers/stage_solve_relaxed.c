@@ -167,7 +167,7 @@ static bool build_problem(clt_world_t *world, clt_step_work_t *w, clt_relaxed_wo
   q->nj = nj;
   q->nc = nc;
   q->m = m;
-  q->circular = world->method.friction_cone == CLT_CONE_CIRCULAR;
+  q->circular = clt_method_effective_cone(world) == CLT_CONE_CIRCULAR;
   q->cone_dim = world->dimension == 2 ? 2 : 3;
   if (!reserve_problem(r, nc, 0, 0)) return false;
   q->offset = r->offset;
@@ -963,10 +963,19 @@ static bool bgs_solver(clt_solver_kind_t solver) {
   return solver != CLT_SOLVER_APGD && solver != CLT_SOLVER_BBPGD && solver != CLT_SOLVER_MPRGP;
 }
 
+/* The solver of the cone solve: method.solver, except that lemke (the default, which does not
+ * apply to a QP) selects APGD for Coulomb's law (s = 0: its fixed point of cone QPs, the default
+ * method of docs/stepping.md) and the coloured block Gauss–Seidel for the relaxed scheme. */
+static clt_solver_kind_t cone_solver(const clt_step_context_t *c) {
+  clt_solver_kind_t solver = c->world->method.solver;
+  if (solver == CLT_SOLVER_LEMKE && c->scheme == &clt_scheme_coulomb_circular) return CLT_SOLVER_APGD;
+  return solver;
+}
+
 clt_status_t clt_stage_relaxed_inverse_mass(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   bool semi = world->dimension == 3 && world->method.gyroscopic == CLT_GYRO_SEMI_IMPLICIT;
-  if (bgs_solver(world->method.solver) && world->joint_count == 0 && !semi) {
+  if (bgs_solver(cone_solver(c)) && world->joint_count == 0 && !semi) {
     c->work->symmetric = true; /* M̂ = M */
     return CLT_OK;
   }
@@ -1071,10 +1080,10 @@ static clt_status_t coulomb_fixed_point(clt_step_context_t *c, relaxed_problem_t
     (void)moved;
     clt_solve_result_t inner;
     memset(&inner, 0, sizeof inner);
-    clt_status_t st = clt_cone_qp_solve(world->method.solver, problem, cones, o, q->x, q->y, &inner);
+    clt_status_t st = clt_cone_qp_solve(cone_solver(c), problem, cones, o, q->x, q->y, &inner);
     if (st != CLT_OK)
       return clt_world_fail(world, st, "step %lld: %s refused the cone QP: %s", (long long)c->step,
-                            clt_solver_kind_name(world->method.solver), inner.message);
+                            clt_solver_kind_name(cone_solver(c)), inner.message);
     iterations += inner.iterations;
     if (inner.status != CLT_SOLVE_SOLVED && inner.status != CLT_SOLVE_MAX_ITERATIONS) {
       *result = inner;
@@ -1105,7 +1114,7 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
                           "step %lld: scheme %s's cone solve needs a symmetric M̂; the semi-implicit "
                           "gyroscopic term makes it non-symmetric (use gyroscopic explicit or off)",
                           (long long)c->step, c->scheme->name);
-  clt_solver_kind_t solver = world->method.solver;
+  clt_solver_kind_t solver = cone_solver(c);
   bool bgs = bgs_solver(solver);
   /* the block Gauss–Seidel writes z in its compact layout (rows.h, z_bracket) */
   int nstd = w->joint_rows + w->contact_count * (bgs ? CLT_Z_BRACKET : w->friction_directions + 2);

@@ -44,12 +44,14 @@ clt_status_t clt_stage_commit(clt_step_context_t *c) {
   return CLT_OK;
 }
 
-static const clt_scheme_ops_t *scheme_ops(const clt_method_t *method) {
+static const clt_scheme_ops_t *scheme_ops(const clt_world_t *world) {
+  const clt_method_t *method = &world->method;
   switch (method->scheme) {
     case CLT_SCHEME_NONE: return &clt_scheme_none;
     case CLT_SCHEME_ANITESCU_HART:
-      /* s = 0 on the circular cone: the cone block Gauss–Seidel's stages (scheme_relaxed.c) */
-      return method->friction_cone == CLT_CONE_CIRCULAR ? &clt_scheme_coulomb_circular : &clt_scheme_anitescu_hart;
+      /* s = 0 on the circular cone: the cone solve's stages (scheme_relaxed.c) */
+      return clt_method_effective_cone(world) == CLT_CONE_CIRCULAR ? &clt_scheme_coulomb_circular
+                                                                    : &clt_scheme_anitescu_hart;
     case CLT_SCHEME_BAUMGARTE: return &clt_scheme_baumgarte;
     case CLT_SCHEME_POST: return &clt_scheme_post;
     case CLT_SCHEME_RELAXED: return &clt_scheme_relaxed;
@@ -130,7 +132,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
   if (reference != CLT_OK) return reference;
   clt_step_context_t c;
   c.world = world;
-  c.scheme = scheme_ops(&world->method);
+  c.scheme = scheme_ops(world);
   if (world->method.contact_model != CLT_CONTACT_MODEL_DEFAULT || world->law == CLT_LAW_OVERDAMPED || world->planar)
     c.scheme = &clt_scheme_relcp; /* SPEC.md §6 (scheme_relcp.c) */
   /* the relaxed scheme's kept pairs read their poses from the backup (clt_relaxed_keep_pairs) */

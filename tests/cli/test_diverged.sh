@@ -8,7 +8,7 @@
 #   reports it. The same arm with implicit dampers completes. Without the energy test the
 #   infeasibility test stops it at the same step (joint 'elbow' torn apart); without either the
 #   run goes on to a finite but absurd end (the non-finite test alone does not fire).
-# - a 1000 kg cube on a 1 kg cube (h = 0.01, Lemke): a few steps end on a complementary basis
+# - a 1000 kg cube on a 1 kg cube (h = 0.01, polyhedral cone, Lemke): a few steps end on a complementary basis
 #   short of the tolerance 1e-10: solver status not_converged (never error), the run completes
 #   with exit status 0, and the end-of-run report gives their count, the worst residual and the
 #   first step, also with --quiet; `clatter info` reports the same numbers.
@@ -61,6 +61,7 @@ expect "bad bound: the JSON path" grep -q "method.divergence_energy_factor" err3
 
 cat > heavy.json <<'JSON'
 {"name": "heavy", "dimension": 3, "time_step": 0.01, "duration": 1,
+ "method": {"friction_cone": "polyhedral"},
  "bodies": [
   {"name": "floor", "type": "static", "shape": {"type": "halfspace", "normal": [0, 0, 1]}},
   {"name": "light", "position": [0, 0, 0.5], "mass": 1, "inertia": [0.1667, 0.1667, 0.1667],

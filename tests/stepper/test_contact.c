@@ -23,6 +23,8 @@ static clt_world_t *make_world(int dim, double h, clt_solver_kind_t solver) {
     wd.gravity[2] = 0.0;
   }
   wd.method.solver = solver;
+  wd.method.friction_cone = CLT_CONE_POLYHEDRAL; /* the row stages' LCP (the default cone is tested in
+                                                  * test_coulomb_circular and scenes/validation) */
   /* Lemke is exact; block Gauss–Seidel stalls near 3e-10 on the degenerate 4-point box contact
    * (redundant normals), so it gets a tolerance it reaches and is held to matching bounds. */
   wd.method.tolerance = solver == CLT_SOLVER_LEMKE ? 1e-12 : 1e-8;

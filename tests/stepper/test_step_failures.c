@@ -30,6 +30,7 @@ static clt_world_t *floor_world(clt_world_def_t wd, double h, clt_on_unconverged
 static clt_world_t *box_on_plane(clt_on_unconverged_t policy, clt_solver_kind_t solver) {
   clt_world_def_t wd = clt_default_world_def();
   wd.method.solver = solver;
+  wd.method.friction_cone = CLT_CONE_POLYHEDRAL; /* the row stages' LCP */
   clt_world_t *w = floor_world(wd, 0.01, policy);
   clt_shape_def_t box = clt_default_shape_def(CLT_SHAPE_BOX);
   box.half_extents[0] = box.half_extents[1] = box.half_extents[2] = 0.5;
