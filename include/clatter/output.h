@@ -100,7 +100,8 @@ typedef struct clt_output_summary_t {
   double max_infeasibility;
   double max_penetration;
   double max_joint_error;
-  int max_contacts;
+  int max_contacts;          /* most candidate contacts (active set) in a step */
+  int max_touching_contacts; /* most touching contacts in a step; -1 for a file without the column */
   int64_t unconverged_steps; /* rows whose solver_status is ray, max_iterations or error */
   int max_solves;            /* most solves in a step (diagnostics column solves; 0 if absent) */
   int64_t resolved_steps;    /* rows with more than one solve (the relaxed active set's test) */
