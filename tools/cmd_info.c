@@ -50,6 +50,8 @@ static int print_json(const char *path, const clt_output_summary_t *s) {
   add_number(o, "max_penetration", s->max_penetration);
   add_number(o, "max_joint_error", s->max_joint_error);
   add_number(o, "max_contacts", s->max_contacts);
+  /* null for a file of before the column (docs/output-format.md "clatter info") */
+  add_number(o, "max_touching_contacts", s->max_touching_contacts >= 0 ? s->max_touching_contacts : NAN);
   add_number(o, "unconverged_steps", (double)s->unconverged_steps);
   cJSON *by = cJSON_AddObjectToObject(o, "unconverged_by_status");
   for (int k = CLT_SOLVE_RAY; by && k < CLT_OUTPUT_SOLVER_STATUSES; k++)
@@ -96,7 +98,10 @@ static void print_text(const char *path, const clt_output_summary_t *s) {
   if (s->first_step > 0) printf("started from       step %lld (another run's checkpoint)\n", (long long)s->first_step);
   printf("bodies             %d (%d shapes)\n", s->bodies, s->shapes);
   printf("trajectory frames  %lld\n", (long long)s->frames);
-  printf("max contacts       %d\n", s->max_contacts);
+  if (s->max_touching_contacts >= 0)
+    printf("max contacts       %d candidates, %d touching\n", s->max_contacts, s->max_touching_contacts);
+  else
+    printf("max contacts       %d candidates (touching not recorded)\n", s->max_contacts);
   printf("max infeasibility  %.6g (penetration %.6g, joint error %.6g)\n", s->max_infeasibility,
          s->max_penetration, s->max_joint_error);
   printf("unconverged steps  %lld", (long long)s->unconverged_steps);

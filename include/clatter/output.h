@@ -103,7 +103,8 @@ typedef struct clt_output_summary_t {
   double max_infeasibility;
   double max_penetration;
   double max_joint_error;
-  int max_contacts;
+  int max_contacts;          /* most candidate contacts (active set) in a step */
+  int max_touching_contacts; /* most touching contacts in a step; -1 for a file without the column */
   int64_t unconverged_steps; /* rows whose solver_status is not none or solved */
   /* ... of them by status (indexed by clt_solver_status_t) */
   int64_t unconverged_by_status[CLT_OUTPUT_SOLVER_STATUSES];

@@ -428,7 +428,7 @@ typedef struct clt_diagnostics_t {
   int64_t step;          /* index of the step just taken (1 after the first step) */
   double t;              /* time after the step */
   int bodies;
-  int contacts;          /* active contacts */
+  int contacts;          /* candidate contacts: the active set, Φ ≤ ε̂ (SPEC.md §1; ReLCP: |C₀|) */
   int joints;            /* joint rows' owners */
   int lcp_size;          /* unknowns of the step problem */
   int iterations;
@@ -450,6 +450,8 @@ typedef struct clt_diagnostics_t {
                             test, docs/stepping.md "Active set (swept)"); 1 elsewhere */
   int set_misses;        /* relaxed scheme: bodies still outside their velocity box after the
                             last solve allowed (only when solves reached it); 0 elsewhere */
+  int touching_contacts; /* entries of the contact report that touch (clt_contact_info_t.touching;
+                            docs/output-format.md "Touching contacts") */
 } clt_diagnostics_t;
 
 /* Diagnostics of the last step (all zero before the first step except bodies, energies and
@@ -467,7 +469,19 @@ typedef struct clt_contact_info_t {
   double normal_impulse;  /* c_n [N s] (≥ 0) */
   double impulse[3];      /* total contact impulse on body B, n c_n + Σ β_k d_k, world frame [N s];
                            * body A receives the opposite */
+  int touching;           /* 1: the bodies touch (Φ ≤ CLT_TOUCH_GAP_FRACTION · ε̂, or c_n above
+                           * CLT_TOUCH_IMPULSE_FRACTION of the step's largest), 0: a candidate only
+                           * (docs/output-format.md "Touching contacts") */
 } clt_contact_info_t;
+
+/* A contact of the report touches when its gap at the start of the step is within this fraction of
+ * ε̂ (method.active_set_eps) — a length far above the round-off of a resting contact's Φ and far
+ * below any gap a step closes — or when it presses: its normal impulse exceeds this fraction of the
+ * largest normal impulse of the step. Lemke and the projecting solvers give a contact that does not
+ * press an exact 0; an interior-point solve (solver newton) leaves a positive remainder within its
+ * tolerance (2.5e-10 of the largest at tolerance 1e-10, docs/output-format.md "Touching contacts"). */
+#define CLT_TOUCH_GAP_FRACTION 1e-6
+#define CLT_TOUCH_IMPULSE_FRACTION 1e-6
 
 /* Number of active contacts of the last step (0 before the first step, after load_state and after
  * a step that failed). */

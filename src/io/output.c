@@ -24,32 +24,35 @@ typedef struct column_t {
   const char *name;
   column_kind_t kind;
   bool wall; /* wall-clock time: the only columns that differ between identical runs */
+  bool late; /* added after the format's first files: --resume of a file without it creates it,
+                its earlier rows -1 (docs/output-format.md "Life cycle, interruption and resume") */
 } column_t;
 
 static const column_t columns[] = {
-    {"step", COL_INT64, false},
-    {"t", COL_DOUBLE, false},
-    {"bodies", COL_INT32, false},
-    {"contacts", COL_INT32, false},
-    {"joints", COL_INT32, false},
-    {"lcp_size", COL_INT32, false},
-    {"iterations", COL_INT32, false},
-    {"residual", COL_DOUBLE, false},
-    {"solver_status", COL_STATUS, false},
-    {"infeasibility", COL_DOUBLE, false},
-    {"penetration", COL_DOUBLE, false},
-    {"joint_error", COL_DOUBLE, false},
-    {"kinetic_energy", COL_DOUBLE, false},
-    {"potential_energy", COL_DOUBLE, false},
-    {"wall_s", COL_DOUBLE, true},
-    {"constraints", COL_INT32, false},
-    {"relcp_iterations", COL_INT32, false},
-    {"max_overlap", COL_DOUBLE, false},
-    {"wall_collide_s", COL_DOUBLE, true},
-    {"wall_assemble_s", COL_DOUBLE, true},
-    {"wall_solve_s", COL_DOUBLE, true},
-    {"solves", COL_INT32, false},
-    {"set_misses", COL_INT32, false},
+    {"step", COL_INT64, false, false},
+    {"t", COL_DOUBLE, false, false},
+    {"bodies", COL_INT32, false, false},
+    {"contacts", COL_INT32, false, false},
+    {"joints", COL_INT32, false, false},
+    {"lcp_size", COL_INT32, false, false},
+    {"iterations", COL_INT32, false, false},
+    {"residual", COL_DOUBLE, false, false},
+    {"solver_status", COL_STATUS, false, false},
+    {"infeasibility", COL_DOUBLE, false, false},
+    {"penetration", COL_DOUBLE, false, false},
+    {"joint_error", COL_DOUBLE, false, false},
+    {"kinetic_energy", COL_DOUBLE, false, false},
+    {"potential_energy", COL_DOUBLE, false, false},
+    {"wall_s", COL_DOUBLE, true, false},
+    {"constraints", COL_INT32, false, false},
+    {"relcp_iterations", COL_INT32, false, false},
+    {"max_overlap", COL_DOUBLE, false, false},
+    {"wall_collide_s", COL_DOUBLE, true, false},
+    {"wall_assemble_s", COL_DOUBLE, true, false},
+    {"wall_solve_s", COL_DOUBLE, true, false},
+    {"solves", COL_INT32, false, true},
+    {"set_misses", COL_INT32, false, true},
+    {"touching_contacts", COL_INT32, false, true}, /* (at the end: readers by position keep working) */
 };
 #define COLUMN_COUNT ((int)(sizeof columns / sizeof columns[0]))
 
@@ -78,6 +81,7 @@ static double column_value(const clt_diagnostics_t *d, int column) {
     case 20: return d->wall_solve_s;
     case 21: return d->solves;
     case 22: return d->set_misses;
+    case 23: return d->touching_contacts;
     default: return 0;
   }
 }
@@ -102,10 +106,11 @@ enum {
   CONT_DISTANCE,
   CONT_NORMAL_FORCE,
   CONT_FORCE,
+  CONT_TOUCHING,
   CONT_DATASETS
 };
 static const char *const cont_names[CONT_DATASETS] = {
-    "first", "count", "point", "body_a", "body_b", "normal", "distance", "normal_force", "force"};
+    "first", "count", "point", "body_a", "body_b", "normal", "distance", "normal_force", "force", "touching"};
 /* Buffered contact rows before a flush (about 6 MB). */
 #define CONT_BUFFER_ROWS 65536
 
@@ -114,6 +119,7 @@ typedef struct contact_rows_t {
   double *point, *normal, *force; /* 3 per row */
   double *distance, *normal_force;
   int32_t *body_a, *body_b;
+  uint8_t *touching; /* 1 touching, 0 candidate only (clt_contact_info_t.touching) */
   int rows, capacity;
 } contact_rows_t;
 
@@ -151,6 +157,7 @@ struct clt_output_t {
   double last_time;
   /* clt_output_record_final_state: the hash of the state the run ended in ("" if not recorded) */
   char state_hash[17];
+  const clt_method_t *method; /* the world's (resume: how a missing /contacts/touching is made) */
   int64_t state_hash_step;
 };
 
@@ -425,6 +432,7 @@ static void output_free(clt_output_t *out) {
   free(c->normal_force);
   free(c->body_a);
   free(c->body_b);
+  free(c->touching);
   free(out->cont_first);
   free(out->cont_count);
   if (out->file > 0) H5Fclose(out->file);
@@ -465,6 +473,7 @@ static clt_output_t *output_alloc(const char *path, const clt_scene_t *scene) {
 }
 
 static bool setup_bodies(clt_output_t *out, const clt_world_t *world) {
+  out->method = clt_world_method(world);
   out->body_count = clt_world_body_count(world);
   out->bodies = calloc((size_t)(out->body_count > 0 ? out->body_count : 1), sizeof *out->bodies);
   if (!out->bodies) return false;
@@ -507,7 +516,9 @@ static bool contact_rows_reserve(contact_rows_t *c, int more) {
   if (body_a) c->body_a = body_a;
   int32_t *body_b = realloc(c->body_b, sizeof(int32_t) * (size_t)cap);
   if (body_b) c->body_b = body_b;
-  if (!point || !normal || !force || !distance || !normal_force || !body_a || !body_b) return false;
+  uint8_t *touching = realloc(c->touching, (size_t)cap);
+  if (touching) c->touching = touching;
+  if (!point || !normal || !force || !distance || !normal_force || !body_a || !body_b || !touching) return false;
   c->capacity = cap;
   return true;
 }
@@ -524,6 +535,63 @@ static bool traj_enabled(const clt_output_t *out, int k) {
 static const char *traj_name(const clt_output_t *out, int k) {
   if (k == TRAJ_ORIENTATION && out->dimension == 2) return "angle";
   return traj_names[k];
+}
+
+/* Appends `rows` values −1 (not recorded) to a diagnostics column created on resume. */
+static bool fill_unrecorded(hid_t dset, hsize_t rows) {
+  enum { BLOCK = 4096 };
+  int32_t fill[BLOCK];
+  for (int i = 0; i < BLOCK; i++) fill[i] = -1;
+  for (hsize_t done = 0; done < rows;) {
+    hsize_t n = rows - done < BLOCK ? rows - done : BLOCK;
+    if (append_rows(dset, H5T_NATIVE_INT32, n, fill) < 0) return false;
+    done += n;
+  }
+  return true;
+}
+
+/* Reads a whole 1-D dataset of the open /contacts (out->cont[k]) as mem_type elements. */
+static void *read_contact_column(const clt_output_t *out, int k, hid_t mem_type, size_t elem, hsize_t *rows) {
+  *rows = table_rows(out->cont[k]);
+  void *v = malloc(elem * (size_t)(*rows > 0 ? *rows : 1));
+  if (v && *rows > 0 && H5Dread(out->cont[k], mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0) {
+    free(v);
+    v = NULL;
+  }
+  return v;
+}
+
+/* /contacts/touching of a file written before it (--resume): the rule of clt_contact_info_t.touching
+ * applied to the stored rows, frame by frame — distance ≤ CLT_TOUCH_GAP_FRACTION · ε̂, or a normal
+ * force above CLT_TOUCH_IMPULSE_FRACTION of the frame's largest (forces are the impulses over h). */
+static bool fill_touching(clt_output_t *out) {
+  hsize_t nf = 0, nc = 0, nd = 0, nn = 0;
+  int64_t *first = read_contact_column(out, CONT_FIRST, H5T_NATIVE_INT64, 8, &nf);
+  int64_t *count = read_contact_column(out, CONT_COUNT, H5T_NATIVE_INT64, 8, &nc);
+  double *distance = read_contact_column(out, CONT_DISTANCE, H5T_NATIVE_DOUBLE, 8, &nd);
+  double *normal_force = read_contact_column(out, CONT_NORMAL_FORCE, H5T_NATIVE_DOUBLE, 8, &nn);
+  uint8_t *touching = malloc((size_t)(nd > 0 ? nd : 1));
+  bool ok = first && count && distance && normal_force && touching && nf == nc && nd == nn;
+  if (ok) memset(touching, 0, (size_t)nd);
+  const clt_method_t *m = out->method;
+  for (hsize_t f = 0; ok && f < nf; f++) {
+    if (first[f] < 0 || count[f] < 0 || (hsize_t)(first[f] + count[f]) > nd) {
+      ok = false;
+      break;
+    }
+    double largest = 0.0;
+    for (int64_t i = first[f]; i < first[f] + count[f]; i++) largest = fmax(largest, normal_force[i]);
+    for (int64_t i = first[f]; i < first[f] + count[f]; i++)
+      touching[i] = distance[i] <= CLT_TOUCH_GAP_FRACTION * m->active_set_eps ||
+                    normal_force[i] > CLT_TOUCH_IMPULSE_FRACTION * largest;
+  }
+  ok = ok && append_rows(out->cont[CONT_TOUCHING], H5T_NATIVE_UINT8, nd, touching) >= 0;
+  free(first);
+  free(count);
+  free(distance);
+  free(normal_force);
+  free(touching);
+  return ok;
 }
 
 /* Creates (fresh) or opens (resume) the time-indexed datasets. */
@@ -571,8 +639,16 @@ static bool open_series(clt_output_t *out, bool create) {
       bool vector = k == CONT_POINT || k == CONT_NORMAL || k == CONT_FORCE;
       hid_t type = k == CONT_FIRST || k == CONT_COUNT     ? H5T_STD_I64LE
                    : k == CONT_BODY_A || k == CONT_BODY_B ? H5T_STD_I32LE
+                   : k == CONT_TOUCHING                   ? H5T_STD_U8LE
                                                           : H5T_IEEE_F64LE;
-      if (!create) {
+      if (!create && k == CONT_TOUCHING && H5Lexists(g, cont_names[k], H5P_DEFAULT) <= 0) {
+        /* a file of before the dataset: made from its rows' distance and normal_force */
+        out->cont[k] = create_table(g, cont_names[k], type, 0, NULL, 4096);
+        if (out->cont[k] >= 0 && !fill_touching(out)) {
+          H5Gclose(g);
+          return false;
+        }
+      } else if (!create) {
         out->cont[k] = H5Dopen2(g, cont_names[k], H5P_DEFAULT);
       } else {
         out->cont[k] = create_table(g, cont_names[k], type, vector ? 1 : 0, &three,
@@ -589,7 +665,15 @@ static bool open_series(clt_output_t *out, bool create) {
     hid_t g = create ? create_group(file, "diagnostics") : H5Gopen2(file, "diagnostics", H5P_DEFAULT);
     if (g < 0) return false;
     for (int c = 0; c < COLUMN_COUNT; c++) {
-      if (!create) {
+      if (!create && columns[c].late && H5Lexists(g, columns[c].name, H5P_DEFAULT) <= 0) {
+        /* a file of before the column: its rows so far get -1 (not recorded), --resume cuts them
+         * back to the checkpoint like the other columns' */
+        out->diag[c] = create_table(g, columns[c].name, H5T_STD_I32LE, 0, NULL, 4096);
+        if (out->diag[c] >= 0 && !fill_unrecorded(out->diag[c], table_rows(out->diag[0]))) {
+          H5Gclose(g);
+          return false;
+        }
+      } else if (!create) {
         out->diag[c] = H5Dopen2(g, columns[c].name, H5P_DEFAULT);
       } else {
         hid_t type = columns[c].kind == COL_INT64    ? H5T_STD_I64LE
@@ -808,6 +892,7 @@ static bool flush_buffers(clt_output_t *out) {
       ok = ok && append_rows(out->cont[CONT_DISTANCE], H5T_NATIVE_DOUBLE, n, c->distance) >= 0;
       ok = ok && append_rows(out->cont[CONT_NORMAL_FORCE], H5T_NATIVE_DOUBLE, n, c->normal_force) >= 0;
       ok = ok && append_rows(out->cont[CONT_FORCE], H5T_NATIVE_DOUBLE, n, c->force) >= 0;
+      ok = ok && append_rows(out->cont[CONT_TOUCHING], H5T_NATIVE_UINT8, n, c->touching) >= 0;
       ok = ok && append_rows(out->cont[CONT_FIRST], H5T_NATIVE_INT64, f, out->cont_first) >= 0;
       ok = ok && append_rows(out->cont[CONT_COUNT], H5T_NATIVE_INT64, f, out->cont_count) >= 0;
       c->rows = 0;
@@ -878,6 +963,7 @@ static bool record_contacts(clt_output_t *out, const clt_world_t *world, int r) 
     c->normal_force[row] = info.normal_impulse / h;
     c->body_a[row] = info.body_a;
     c->body_b[row] = info.body_b;
+    c->touching[row] = info.touching ? 1 : 0;
   }
   c->rows += n;
   out->contact_total += n;
@@ -1114,7 +1200,16 @@ static bool copy_file(const char *from, const char *to) {
   return ok;
 }
 
-/* Copies the CSV keeping the header and the rows of steps ≤ last_step (one row per step from 0). */
+/* The current CSV header line (csv_header) into buf. */
+static void header_text(char *buf, size_t size) {
+  size_t at = 0;
+  for (int c = 0; c < COLUMN_COUNT && at < size; c++)
+    at += (size_t)snprintf(buf + at, size - at, "%s%s", c ? "," : "", columns[c].name);
+}
+
+/* Copies the CSV keeping the header and the rows of steps ≤ last_step (one row per step from 0).
+ * A CSV of before the late columns (its header the current one without its last columns, each of
+ * them late) gets those columns, -1 in its rows (as their /diagnostics datasets: open_series). */
 static bool copy_csv_prefix(const char *from, const char *to, int64_t last_step) { /* last_step: rows − 1 */
   FILE *in = fopen(from, "rb");
   if (!in) return false;
@@ -1123,15 +1218,31 @@ static bool copy_csv_prefix(const char *from, const char *to, int64_t last_step)
     fclose(in);
     return false;
   }
-  int64_t lines = last_step + 2; /* header + the rows of steps first..first + last_step */
-  int c;
-  bool ok = true;
-  while (lines > 0 && (c = fgetc(in)) != EOF) {
-    if (fputc(c, o) == EOF) {
-      ok = false;
-      break;
+  char header[2048], line[2048];
+  header_text(header, sizeof header);
+  size_t n = 0;
+  int c = EOF;
+  while (n + 1 < sizeof line && (c = fgetc(in)) != EOF && c != '\n') line[n++] = (char)c;
+  line[n] = '\0';
+  bool ok = c == '\n';
+  /* the columns it lacks: the header's tail after line, if line is its start at a comma */
+  const char *missing = "";
+  int pad = 0;
+  if (ok && strncmp(header, line, n) == 0 && header[n] == ',') {
+    missing = header + n;
+    for (const char *p = missing; *p; p++) pad += *p == ',';
+    for (int k = COLUMN_COUNT - pad; k < COLUMN_COUNT; k++)
+      if (!columns[k].late) pad = -1;
+    if (pad < 0) missing = "", pad = 0; /* not only late columns: copied as it is */
+  }
+  ok = ok && fprintf(o, "%s%s\n", line, missing) > 0;
+  int64_t lines = last_step + 1; /* the rows of steps first..first + last_step */
+  while (ok && lines > 0 && (c = fgetc(in)) != EOF) {
+    if (c == '\n') {
+      for (int k = 0; k < pad && ok; k++) ok = fputs(",-1", o) != EOF;
+      lines--;
     }
-    if (c == '\n') lines--;
+    if (fputc(c, o) == EOF) ok = false;
   }
   if (lines > 0) ok = false; /* the CSV ended before the checkpoint: damaged */
   fclose(in);
@@ -1525,6 +1636,7 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
   memset(s, 0, sizeof *s);
   s->checkpoint_step = -1;
   s->state_hash_step = -1;
+  s->max_touching_contacts = -1;
   if (!readable(path, message, message_size)) return CLT_ERR_IO;
   silence_t quiet = silence_begin();
   clt_status_t status = CLT_OK;
@@ -1596,6 +1708,13 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
       if (read_column(file, "contacts", &col, &n)) {
         for (hsize_t i = 0; i < n; i++) {
           if (col[i] > s->max_contacts) s->max_contacts = (int)col[i];
+        }
+        free(col);
+      }
+      if (read_column(file, "touching_contacts", &col, &n)) { /* (-1 in rows of before the column) */
+        s->max_touching_contacts = 0;
+        for (hsize_t i = 0; i < n; i++) {
+          if (col[i] > s->max_touching_contacts) s->max_touching_contacts = (int)col[i];
         }
         free(col);
       }

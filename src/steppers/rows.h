@@ -159,6 +159,10 @@ typedef struct clt_step_work_t {
   clt_contact_info_t *report;
   bool report_lazy;
   bool report_solved; /* the step's z holds the impulses (else they are reported as 0) */
+  /* What makes a report entry touching (clt_contact_touching), set by stage "diagnose" once the
+   * report is final: the gap CLT_TOUCH_GAP_FRACTION · ε̂ [m] and the normal impulse floor
+   * CLT_TOUCH_IMPULSE_FRACTION × the step's largest normal impulse [N s] (world.h) */
+  double touch_gap, touch_impulse;
   /* joint impulses of the last step, 6 per joint (state; warm start), and the next ones */
   int joint_impulse_capacity;
   double *joint_impulse, *next_joint_impulse;
@@ -230,8 +234,18 @@ static inline const double *clt_contact_z(const clt_step_work_t *w, int j, doubl
   return buf;
 }
 
+/* Whether a report entry touches (world.h clt_contact_info_t.touching): its gap at the start of the
+ * step is within touch_gap, or its normal impulse is above touch_impulse (docs/output-format.md
+ * "Touching contacts"). */
+static inline bool clt_contact_touching(const clt_step_work_t *w, double distance, double normal_impulse) {
+  return distance <= w->touch_gap || normal_impulse > w->touch_impulse;
+}
+
 /* Contact report entry `index` (< report_count) of the last step (rows.h, report_lazy). */
 void clt_contact_report_get(const clt_world_t *world, const clt_step_work_t *work, int index, clt_contact_info_t *out);
+/* Entry `index`'s gap Φ and normal impulse c_n alone (what clt_contact_report_get reports, without
+ * the rest of the entry: stage "diagnose" reads them for every contact of every step). */
+void clt_contact_report_gap(const clt_step_work_t *work, int index, double *distance, double *normal_impulse);
 /* Copies a lazy report into work->report, so that contacts and z can be overwritten. */
 clt_status_t clt_contact_report_keep(clt_world_t *world, clt_step_work_t *work);
 /* The memory entry of a contact key, or NULL. */

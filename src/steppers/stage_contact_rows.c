@@ -271,11 +271,23 @@ static void report_entry(const clt_world_t *world, const clt_step_work_t *w, con
 void clt_contact_report_get(const clt_world_t *world, const clt_step_work_t *w, int index, clt_contact_info_t *out) {
   if (!w->report_lazy) {
     *out = w->report[index];
+  } else {
+    direction_table_t table;
+    direction_table(&table, w->friction_directions);
+    report_entry(world, w, &table, index, out);
+  }
+  out->touching = clt_contact_touching(w, out->distance, out->normal_impulse);
+}
+
+void clt_contact_report_gap(const clt_step_work_t *w, int index, double *distance, double *normal_impulse) {
+  if (!w->report_lazy) {
+    *distance = w->report[index].distance;
+    *normal_impulse = w->report[index].normal_impulse;
     return;
   }
-  direction_table_t table;
-  direction_table(&table, w->friction_directions);
-  report_entry(world, w, &table, index, out);
+  double zbuf[CLT_Z_ROW_MAX];
+  *distance = w->contacts[index].distance;
+  *normal_impulse = w->report_solved ? clt_contact_z(w, index, zbuf)[0] : 0.0;
 }
 
 clt_status_t clt_contact_report_keep(clt_world_t *world, clt_step_work_t *w) {

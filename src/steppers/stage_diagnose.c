@@ -1,12 +1,41 @@
 /* Stage "diagnose" (SPEC.md §7): the state-describing part of the diagnostics after the step
- * (energies, joint error, infeasibility I(q) over all joints and pairs). Solver fields are
- * filled by the stages that solve; with no rows there is no problem (status none, size 0). */
+ * (energies, joint error, infeasibility I(q) over all joints and pairs), and the touching contacts
+ * of the step's contact report. Solver fields are filled by the stages that solve; with no rows
+ * there is no problem (status none, size 0). */
+#include <math.h>
+
 #include "steppers/stepper.h"
+
+/* The touching contacts among the report's candidates (world.h clt_contact_info_t.touching;
+ * docs/output-format.md "Touching contacts"). It runs once the report is final in every pipeline
+ * (the last stage of each), so the gap and impulse floor set here are those clt_world_get_contact
+ * applies. Reporting only: nothing of the state is read back from it. */
+static int count_touching(const clt_world_t *world, clt_step_work_t *w) {
+  double largest = 0.0;
+  for (int j = 0; j < w->report_count; j++) {
+    double phi, cn;
+    clt_contact_report_gap(w, j, &phi, &cn);
+    largest = fmax(largest, cn);
+  }
+  /* ε̂ is the scene's own "near" length (world.h CLT_TOUCH_GAP_FRACTION). The impulse floor is 0
+   * where nothing presses, so that impulses of exactly 0 never touch; else it sits above the
+   * remainder an interior-point solve leaves on contacts that do not press. */
+  w->touch_gap = CLT_TOUCH_GAP_FRACTION * world->method.active_set_eps;
+  w->touch_impulse = CLT_TOUCH_IMPULSE_FRACTION * largest;
+  int n = 0;
+  for (int j = 0; j < w->report_count; j++) {
+    double phi, cn;
+    clt_contact_report_gap(w, j, &phi, &cn);
+    n += clt_contact_touching(w, phi, cn);
+  }
+  return n;
+}
 
 clt_status_t clt_stage_diagnose(clt_step_context_t *c) {
   clt_diagnostics_t *d = c->diagnostics;
   d->step = c->step;
   d->t = c->t_next;
   clt_world_describe_state(c->world, d);
+  d->touching_contacts = count_touching(c->world, c->work);
   return CLT_OK;
 }

@@ -346,6 +346,9 @@ static void draw_contacts(const clt_viz_run_t *run, int64_t frame, const clt_viz
   double radius = fmax(2.5, 0.006 * fmin(view->width, view->height));
   cairo_set_line_width(cr, fmax(1.5, radius * 0.5));
   for (int64_t i = c->first[frame]; i < c->first[frame] + c->count[frame]; i++) {
+    /* touching contacts only: a candidate carries no force, and a force network is read from the
+     * dots (docs/visualization.md; files without /contacts/touching: every row) */
+    if (c->touching && !c->touching[i]) continue;
     const double *p = c->point + 3 * i;
     double x, y, rgb[3];
     if (!to_pixel(run, view, p, &x, &y)) continue;

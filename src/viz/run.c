@@ -364,6 +364,7 @@ void clt_viz_run_free(clt_viz_run_t *run) {
   free(c->force);
   free(c->normal_force);
   free(c->distance);
+  free(c->touching);
   free(run);
 }
 
@@ -648,6 +649,8 @@ static bool read_contacts(hid_t file, clt_viz_run_t *run) {
       !(c->normal_force = read_doubles(file, "contacts/normal_force", m, 1)))
     return false;
   if (link_exists(file, "contacts/distance") && !(c->distance = read_doubles(file, "contacts/distance", m, 1)))
+    return false;
+  if (link_exists(file, "contacts/touching") && !(c->touching = read_int32(file, "contacts/touching", m)))
     return false;
   run->has_contacts = true;
   /* The largest per-body force sum of the run: the scale of --color-by-force. */

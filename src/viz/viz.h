@@ -66,6 +66,8 @@ typedef struct clt_viz_contacts_t {
   double *force;        /* total × 3 [N], or NULL */
   double *normal_force; /* total [N], or NULL */
   double *distance;     /* total [m], or NULL */
+  int32_t *touching;    /* total: 1 touching, 0 a candidate only (docs/output-format.md "Touching
+                           contacts"), or NULL (a file of before it) */
   double max_body_force; /* largest Σ |force| of one body's contacts in one frame [N] */
 } clt_viz_contacts_t;
 

@@ -399,6 +399,8 @@ static bool write_contacts(const clt_viz_run_t *run, int64_t frame, const char *
   if (c->distance) write_doubles(f, "distance", 1, c->distance + first, n);
   if (c->body_a) write_int32(f, "body_a", c->body_a + first, n);
   if (c->body_b) write_int32(f, "body_b", c->body_b + first, n);
+  /* every candidate is exported; threshold on touching = 1 for the force network (docs/visualization.md) */
+  if (c->touching) write_int32(f, "touching", c->touching + first, n);
   fputs("      </PointData>\n", f);
   write_points_and_verts(f, c->point + 3 * first, n, true);
   write_footer(f);

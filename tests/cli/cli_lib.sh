@@ -29,13 +29,14 @@ same_data() { # a.h5 b.h5
            /trajectory/angle /trajectory/velocity /trajectory/angular_velocity /scene /bodies/mass \
            /bodies/inertia /shapes/type /contacts/first /contacts/count /contacts/point \
            /contacts/body_a /contacts/body_b /contacts/normal /contacts/distance \
-           /contacts/normal_force /contacts/force; do
+           /contacts/normal_force /contacts/force /contacts/touching; do
     if h5ls "$a$d" >/dev/null 2>&1; then
       h5diff -q "$a" "$b" "$d" "$d" >/dev/null 2>&1 || { echo "  $d differs"; ok=1; }
     fi
   done
   for c in step t bodies contacts joints lcp_size iterations residual solver_status infeasibility \
-           penetration joint_error kinetic_energy potential_energy constraints relcp_iterations max_overlap; do
+           penetration joint_error kinetic_energy potential_energy constraints relcp_iterations max_overlap \
+           touching_contacts; do
     h5diff -q "$a" "$b" "/diagnostics/$c" "/diagnostics/$c" >/dev/null 2>&1 || { echo "  /diagnostics/$c differs"; ok=1; }
   done
   return $ok

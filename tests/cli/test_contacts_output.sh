@@ -84,4 +84,45 @@ expect_status 0 "output.contacts=false" "$CLATTER_BIN" run box.json -o off.h5 --
 expect "no /contacts group" sh -c "! h5ls off.h5/contacts > /dev/null 2>&1 && h5ls off.h5/trajectory/step > /dev/null"
 expect_status 2 "output.contacts must be a boolean" "$CLATTER_BIN" run box.json -o bad.h5 --quiet --set output.contacts=3 2> err.txt
 expect "boolean message" grep -q "output.contacts" err.txt
+
+# Touching contacts against candidates (docs/output-format.md "Touching contacts"): the box resting
+# on the floor with a wall 1 cm from its side (ε̂ = 2 cm) has 8 candidates, 4 touching.
+cat > wall.json <<'JSON'
+{"name": "wall", "dimension": 3, "time_step": 0.01, "duration": 0.5,
+ "bodies": [
+  {"name": "floor", "type": "static", "shape": {"type": "halfspace", "normal": [0, 0, 1]}},
+  {"name": "wall", "type": "static", "shape": {"type": "halfspace", "point": [0.51, 0, 0], "normal": [-1, 0, 0]}},
+  {"name": "box", "position": [0, 0, 0.25], "mass": 2, "inertia": [0.1, 0.1, 0.1],
+   "shape": {"type": "box", "half_extents": [0.5, 0.4, 0.25]}}
+ ],
+ "method": {"active_set_eps": 0.02},
+ "output": {"interval_steps": 10}
+}
+JSON
+expect_status 0 "wall run" "$CLATTER_BIN" run wall.json -o wall.h5 --quiet
+expect "CSV: touching_contacts is the last column" sh -c "head -1 wall.csv | grep -q ',set_misses,touching_contacts\$'"
+expect "CSV: 8 contacts, 4 touching after step 0" test "$(sed 1,2d wall.csv | cut -d, -f4,24 | sort -u)" = "8,4"
+runs() { uniq -c | tr -s ' \n' ' '; } # "count value" pairs of runs of equal lines, on one line
+expect "/diagnostics/touching_contacts" test "$(values wall.h5 /diagnostics/touching_contacts | runs)" = " 1 0 50 4 "
+expect "/contacts/touching: 5 frames of 4 touching, 4 not" test "$(values wall.h5 /contacts/touching | runs)" = \
+  " 4 1 4 0 4 1 4 0 4 1 4 0 4 1 4 0 4 1 4 0 "
+expect "/contacts/touching marks the floor (body 0) contacts" test "$(paste -d' ' <(values wall.h5 /contacts/body_a) <(values wall.h5 /contacts/touching) | sort -u | tr '\n' ' ')" = "0 1 1 0 "
+expect "info: candidates and touching" sh -c "'$CLATTER_BIN' info wall.h5 | grep -q '^max contacts  *8 candidates, 4 touching'"
+expect "info --json: max_touching_contacts" test "$(json_field wall.h5 max_touching_contacts)" = 4
+# A run file of before the touching columns still resumes: /contacts/touching is made from its
+# distance and normal_force, /diagnostics/touching_contacts and the CSV column get -1 in the rows
+# up to the checkpoint (step 27, where --max-steps stopped).
+expect_status 0 "old file: partial run" "$CLATTER_BIN" run wall.json -o old.h5 --quiet --checkpoint-every 20 --max-steps 27
+expect "old file: columns removed" sh -c "/usr/bin/python3 -c \"import h5py; f = h5py.File('old.h5', 'r+'); del f['diagnostics/touching_contacts']; del f['contacts/touching']\" &&
+  cut -d, -f1-23 old.csv > old.cut && mv old.cut old.csv && ! h5ls old.h5/contacts/touching > /dev/null 2>&1"
+expect "old file: info says not recorded" sh -c "'$CLATTER_BIN' info old.h5 | grep -q 'touching not recorded'"
+expect "old file: info --json null" test "$(json_field old.h5 max_touching_contacts)" = null
+expect_status 0 "old file: resume" "$CLATTER_BIN" run --resume old.h5 --quiet
+expect "old file: /contacts/touching as a fresh run's" h5diff -q wall.h5 old.h5 /contacts/touching /contacts/touching
+expect "old file: touching_contacts -1 up to the checkpoint, then 4" test "$(values old.h5 /diagnostics/touching_contacts | runs)" = " 28 -1 23 4 "
+expect "old file: CSV header" sh -c "head -1 old.csv | grep -q ',set_misses,touching_contacts\$'"
+expect "old file: CSV rows" test "$(sed 1d old.csv | cut -d, -f24 | runs)" = " 28 -1 23 4 "
+expect "old file: 24 columns in every CSV line" test "$(awk -F, '{ print NF }' old.csv | sort -u)" = 24
+expect "old file: resumed trajectory and contacts bit-identical" sh -c "for d in trajectory/position contacts/count contacts/normal_force; do
+  h5diff -q wall.h5 old.h5 /\$d /\$d || exit 1; done"
 finish

@@ -227,6 +227,132 @@ static void test_resume(const clt_scene_t *scene, const char *full, const char *
   compare_contacts(full, path);
 }
 
+/* Touching contacts against candidates (docs/output-format.md "Touching contacts"): a box resting
+ * on the floor with a wall 1 cm from its side (ε̂ = 2 cm): 8 candidates (4 floor corners, the 4
+ * corners of the side face), 4 touching, in every scheme and contact model; then four columns of
+ * three spheres on the floor at the corners of a square with 1 cm gaps between the columns: 24
+ * candidates, 12 touching, and the mean coordination number of the spheres from touching contacts
+ * 4/3 (sphere–sphere) against 10/3 from the candidates. */
+static const char *wall_text =
+    "{\"name\": \"wall\", \"dimension\": 3, \"time_step\": 0.01, \"duration\": 0.3,\n"
+    " \"bodies\": [\n"
+    "  {\"name\": \"floor\", \"type\": \"static\", \"shape\": {\"type\": \"halfspace\", \"normal\": [0, 0, 1]}},\n"
+    "  {\"name\": \"wall\", \"type\": \"static\", \"shape\": {\"type\": \"halfspace\", \"point\": [0.51, 0, 0],\n"
+    "   \"normal\": [-1, 0, 0]}},\n"
+    "  {\"name\": \"box\", \"position\": [0, 0, 0.25], \"mass\": 2, \"inertia\": [0.1, 0.1, 0.1],\n"
+    "   \"shape\": {\"type\": \"box\", \"half_extents\": [0.5, 0.4, 0.25]}}\n"
+    " ],\n"
+    " \"method\": {\"active_set_eps\": 0.02}\n"
+    "}\n";
+
+/* Steps a world of scene_text with overrides to its end; per step the candidates and touching
+ * contacts must be `candidates` and `touching`, the report's entries agree with the diagnostics,
+ * and the touching entries are exactly those with Φ ≤ 1e-6 ε̂ or a pressing normal impulse.
+ * Returns the sphere–sphere touching and candidate contacts of the last step. */
+static void check_touching(const char *text, const char *const *sets, int nsets, int candidates, int touching,
+                           int *ss_touching, int *ss_candidates) {
+  clt_scene_t *scene = NULL;
+  clt_scene_overrides_t ov = {sets, nsets, NULL, 0};
+  clt_status_t st = clt_scene_parse(text, "touch.json", &ov, &scene, message, sizeof message);
+  if (st != CLT_OK) fprintf(stderr, "%s\n", message);
+  CHECK(st == CLT_OK);
+  clt_world_t *w = NULL;
+  if (!scene || clt_scene_create_world(scene, NULL, NULL, &w, message, sizeof message) != CLT_OK) {
+    CHECK(false);
+    clt_scene_destroy(scene);
+    return;
+  }
+  int bad_counts = 0, bad_entries = 0, steps = 0;
+  double far_max = 0; /* largest normal impulse of a contact ≥ 1 mm apart [N s] */
+  while (clt_world_step_count(w) < clt_scene_step_count(scene)) {
+    if (clt_world_step(w) != CLT_OK) {
+      fprintf(stderr, "step failed: %s\n", clt_world_error(w));
+      CHECK(false);
+      break;
+    }
+    steps++;
+    clt_diagnostics_t d;
+    CHECK(clt_world_get_diagnostics(w, &d) == CLT_OK);
+    int n = clt_world_contact_count(w), t = 0, sst = 0, ssc = 0;
+    for (int i = 0; i < n; i++) {
+      clt_contact_info_t c;
+      CHECK(clt_world_get_contact(w, i, &c) == CLT_OK);
+      bool near = c.distance <= 1e-6 * 0.02;
+      if (c.distance > 1e-3) far_max = fmax(far_max, c.normal_impulse);
+      if (!(c.touching == 0 || c.touching == 1) || (near && !c.touching) || (c.touching && !near && !(c.normal_impulse > 0)))
+        bad_entries++;
+      t += c.touching;
+      bool spheres = c.body_a > 0 && c.body_b > 0;
+      sst += spheres && c.touching;
+      ssc += spheres;
+    }
+    if (d.contacts != candidates || d.touching_contacts != touching || t != touching || n != candidates) {
+      if (bad_counts++ < 3)
+        fprintf(stderr, "  step %lld: contacts %d (report %d), touching %d (report %d); expected %d, %d\n",
+                (long long)d.step, d.contacts, n, d.touching_contacts, t, candidates, touching);
+    }
+    *ss_touching = sst;
+    *ss_candidates = ssc;
+  }
+  char label[512] = "";
+  for (int k = 0, at = 0; k < nsets && at < (int)sizeof label; k++)
+    at += snprintf(label + at, sizeof label - (size_t)at, "%s%s", k ? " " : "", strncmp(sets[k], "materials", 9) == 0 ? "(μ = 0)" : sets[k]);
+  printf("  %-72s %d steps: %d candidates, %d touching; far contacts' largest impulse %.3g N s\n", label, steps,
+         candidates, touching, far_max);
+  CHECK(bad_counts == 0);
+  CHECK(bad_entries == 0);
+  /* Nothing presses across the 1 cm gaps: exact zeros, but for the interior point (solver newton),
+   * whose remainder (1.2e-11 N s, 2.5e-10 of the largest) stays below the touching floor. */
+  if (!strstr(label, "newton")) CHECK(far_max == 0);
+  else CHECK_LE(far_max, 1e-9);
+  clt_world_destroy(w);
+  clt_scene_destroy(scene);
+}
+
+static void test_touching(void) {
+  static const char *const variants[][3] = {
+      {"method.scheme=anitescu-hart", NULL, NULL},
+      {"method.scheme=none", NULL, NULL},
+      {"method.scheme=baumgarte", NULL, NULL},
+      {"method.scheme=post", NULL, NULL},
+      {"method.scheme=anitescu-hart", "method.solver=bgs", NULL},
+      {"method.friction_cone=circular", "method.solver=bgs", NULL},
+      {"method.scheme=relaxed", "method.solver=bgs", NULL},
+      {"method.scheme=relaxed", "method.solver=apgd", NULL},
+      {"materials={\"default\": {\"friction\": 0}}", "method.contact_model=relcp", "method.solver=apgd"},
+      {"materials={\"default\": {\"friction\": 0}}", "method.contact_model=snsd", "method.solver=newton"},
+      {"materials={\"default\": {\"friction\": 0}}", "method.contact_model=relcp", "method.solver=newton"},
+  };
+  int sst = 0, ssc = 0;
+  printf("box on the floor, wall 1 cm away:\n");
+  for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+    int n = variants[v][2] ? 3 : variants[v][1] ? 2 : 1;
+    check_touching(wall_text, variants[v], n, 8, 4, &sst, &ssc);
+  }
+  /* four columns of three spheres (r = 0.1 m) at the corners of a 0.21 m square */
+  char pile[4096];
+  int at = snprintf(pile, sizeof pile,
+                    "{\"name\": \"columns\", \"dimension\": 3, \"time_step\": 0.01, \"duration\": 0.3,\n"
+                    " \"method\": {\"active_set_eps\": 0.02},\n \"bodies\": [\n"
+                    "  {\"name\": \"floor\", \"type\": \"static\", \"shape\": {\"type\": \"halfspace\", "
+                    "\"normal\": [0, 0, 1]}}");
+  for (int k = 0; k < 12; k++)
+    at += snprintf(pile + at, sizeof pile - (size_t)at,
+                   ",\n  {\"position\": [%g, %g, %g], \"mass\": 1, \"inertia\": [0.004, 0.004, 0.004], "
+                   "\"shape\": {\"type\": \"sphere\", \"radius\": 0.1}}",
+                   0.21 * (k % 2), 0.21 * ((k / 2) % 2), 0.1 + 0.2 * (k / 4));
+  snprintf(pile + at, sizeof pile - (size_t)at, "\n ]\n}\n");
+  printf("four columns of three spheres, 1 cm apart:\n");
+  const char *const ah[] = {"method.scheme=anitescu-hart"}, *const rx[] = {"method.scheme=relaxed"};
+  check_touching(pile, ah, 1, 24, 12, &sst, &ssc);
+  double z_touch = 2.0 * sst / 12, z_cand = 2.0 * ssc / 12;
+  printf("  coordination number (sphere-sphere): %.4f from touching, %.4f from candidates\n", z_touch, z_cand);
+  CHECK_NEAR(z_touch, 4.0 / 3.0, 1e-12);
+  CHECK_NEAR(z_cand, 10.0 / 3.0, 1e-12);
+  check_touching(pile, rx, 1, 24, 12, &sst, &ssc);
+  CHECK(sst == 8 && ssc == 20);
+}
+
 int main(void) {
   char dir[] = "/tmp/clatter_test_contacts_XXXXXX";
   if (!mkdtemp(dir)) return 1;
@@ -245,6 +371,7 @@ int main(void) {
   CHECK(ok);
   check_layout(full);
   test_resume(scene, full, resumed);
+  test_touching();
 
   /* output.contacts = false: no group, and a resume of such a file works without one. */
   clt_scene_t *quiet = NULL;
