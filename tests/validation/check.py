@@ -305,7 +305,7 @@ def run_scene(clatter, scene_path, out_path, budget, overrides):
         interrupted = True
         proc.send_signal(signal.SIGINT)  # stops after the current step and writes the file
         try:
-            out, _ = proc.communicate(timeout=120)
+            out, _ = proc.communicate(timeout=300)  # a step of a slow solve can take minutes
         except subprocess.TimeoutExpired:
             proc.kill()
             out, _ = proc.communicate()
@@ -413,7 +413,7 @@ def check_all(args, table, chosen, clatter, tmp):
     print(f"{len(chosen)} scenes, {len(rows)} checks, {nfail} failed "
           f"({len(failed_scenes)} scenes: {' '.join(failed_scenes) or '-'}); {total:.1f} s")
     if args.report:
-        write_report(rows, chosen, total, clatter)
+        write_report(rows, chosen, total, clatter, table)
     return 1 if nfail else 0
 
 
@@ -428,7 +428,7 @@ def git_describe():
         return "unknown"
 
 
-def write_report(rows, chosen, total, clatter):
+def write_report(rows, chosen, total, clatter, table):
     docs = os.path.join(ROOT, "docs")
     with open(os.path.join(docs, "validation.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
@@ -438,6 +438,8 @@ def write_report(rows, chosen, total, clatter):
                         "run_wall_s": f"{r['run_wall_s']:.3g}"})
     nfail = sum(1 for r in rows if not r["pass"])
     fails = sorted({r["scene"] for r in rows if not r["pass"]})
+    run_wall = {r["scene"]: r["run_wall_s"] for r in rows}
+    big = sum(w for n, w in run_wall.items() if "big" in table[n].get("labels", []))
     lines = [
         "# Validation suite: results",
         "",
@@ -453,7 +455,8 @@ def write_report(rows, chosen, total, clatter):
         "",
         f"- commit: {git_describe()}, {datetime.date.today().isoformat()}, binary `{os.path.relpath(clatter, ROOT)}`",
         f"- {len(chosen)} scenes, {len(rows)} checks, **{nfail} failed** in "
-        f"{len(fails)} scenes; whole suite {total:.0f} s wall clock",
+        f"{len(fails)} scenes; whole suite {total:.0f} s wall clock, of which the scenes "
+        f"labelled big (ctest validation/test_validation_big) {big:.0f} s",
         "- wall/step: mean of /diagnostics/wall_s; a run that exceeds its wall budget "
         "(`max_wall_s` in checks.json) is interrupted and checked on the steps it made",
         "",
