@@ -878,6 +878,10 @@ static clt_status_t relaxed_solves(clt_step_context_t *c) {
        * work->z, in the same contact order) */
       if (w->contact_count == last_count && contact_keys(w) == last_keys) {
         d->wall_collide_s += t1 - t0;
+        /* the narrow phase made the contacts anew: their normal velocity at the start of the step
+         * (the velocities are those again) for stage "remember"'s restitution rule */
+        st = clt_stage_relaxed_contacts(c);
+        if (st != CLT_OK) return st;
         if (r->dv_applied) {
           /* v_free from the start of the step again, plus the last solve's dv: the same v⁺ */
           st = clt_stage_free_velocity(c);
@@ -1061,7 +1065,7 @@ static clt_status_t coulomb_fixed_point(clt_step_context_t *c, relaxed_problem_t
       /* ‖P − Π_K(P − w̃)‖∞ on the cone ‖x_T‖ ≤ μ x_N */
       double z[3] = {x[0] - wn, x[1] - y[1], dim == 3 ? x[2] - y[2] : 0.0}, pz[3];
       double zt = dim == 3 ? hypot(z[1], z[2]) : fabs(z[1]), mu = q->mu[j];
-      if (zt <= mu * z[0]) {
+      if (z[0] >= 0.0 && zt <= mu * z[0]) { /* inside K (with μ = 0: the normal ray) */
         memcpy(pz, z, sizeof pz);
       } else if (mu * zt <= -z[0]) {
         pz[0] = pz[1] = pz[2] = 0.0;
