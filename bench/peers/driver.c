@@ -414,14 +414,14 @@ static void usage(FILE *f) {
           "  --ode-iterations K   dWorldQuickStep iterations (default 20)\n"
           "  --mujoco-njmax K     mujoco-sized: largest njmax (default 8000; 2.2 allocates njmax^2 numbers)\n"
           "  --clatter-scheme S, --clatter-solver S, --clatter-tolerance X, --clatter-iterations K\n"
-          "                       override engine_clatter.c's method for the piles (the stack and\n"
-          "                       the chain keep theirs)\n"
+          "                       override engine_clatter.c's method for the piles (the stack, the\n"
+          "                       chain and the tower keep theirs; see --clatter-cone)\n"
           "  --clatter-absolute-tolerance  the piles' stop test without the 1 + |b|inf scale\n"
           "                       (method.absolute_tolerance; docs/scene-format.md)\n"
           "  --clatter-relaxation W  the piles' over-relaxation omega in (0, 2) (default 1.5; 1: plain\n"
           "                       Gauss-Seidel)\n"
           "  --clatter-cone C     auto (default), polyhedral or circular: the scenes that take clatter's\n"
-          "                       default method (chain, tower); polyhedral also selects Lemke, i.e. the\n"
+          "                       default method (stack, chain, tower); polyhedral also selects Lemke, i.e. the\n"
           "                       default method before the circular cone (engine clatter-lemke does the same)\n");
 }
 
@@ -534,7 +534,7 @@ int main(int argc, char **argv) {
   printf("Engines:\n\n");
   for (int k = 0; k < engine_count; ++k) printf("- %s: %s\n", engines[k]->name, engines[k]->describe());
   if (opt.engine.clatter_cone)
-    printf("\n--clatter-cone %s: clatter and clatter-fast run the chain and the tower with friction_cone %s%s.\n",
+    printf("\n--clatter-cone %s: clatter and clatter-fast run the stack, the chain and the tower with friction_cone %s%s.\n",
            opt.engine.clatter_cone, opt.engine.clatter_cone,
            strcmp(opt.engine.clatter_cone, "polyhedral") == 0 ? " and Lemke (the default before the circular cone)" : "");
   printf("\nTiming window of the first column: the first %d steps.\n\n", opt.first);

@@ -68,25 +68,27 @@ typedef enum clatter_variant_t {
 } clatter_variant_t;
 
 /* The method per scene (issue [granular]; README.md "Engines"): the `relaxed` scheme (one convex QP
- * per step, warm-started, swept active set) for the piles and the stack. Piles: the coloured cone
+ * per step, warm-started, swept active set) for the piles. Piles: the coloured cone
  * block Gauss–Seidel (method.solver bgs) on the exact circular cone, tolerance 1.5e-3 on the scaled
  * residual of SPEC.md §2 (with 1 + ‖b‖∞ ≈ 1.2…18 here: at most a few cm/s of contact-velocity error,
  * h × that ≤ 0.3 mm of position a step; 3e-3 let the 8·10³ pile penetrate 0.74 mm) and at most 200
  * sweeps, over-relaxed by ω = 1.5 (method.relaxation: the same solution to the tolerance in fewer
- * sweeps on a deep pile; bench/granular/results.md "Session 8"). Stack: APGD, tolerance
- * 1e-6, 500 iterations, m_C = 8 (the block Gauss–Seidel converges too slowly on the 4-point
- * box–box manifolds: docs/stepping.md). The chain and the tower: clt_default_method() (anitescu-hart,
+ * sweeps on a deep pile; bench/granular/results.md "Session 8"). The stack, the chain and the tower:
+ * clt_default_method() (anitescu-hart,
  * friction_cone auto → the circular cone by APGD's De Saxcé fixed point; the chain has no contacts,
  * so its step is the joints' Cholesky solve whatever the cone); --clatter-cone, or the clatter-lemke
- * engine, set the cone there (polyhedral: with Lemke, the old default).
- * --clatter-* options override the piles' method only: the stack and the chain keep theirs (an
- * earlier driver applied them everywhere, and the piles' tolerance 2e-2 made the APGD stack
- * collapse). */
+ * engine, set the cone there (polyhedral: with Lemke, the old default). Until the circular cone
+ * became the default the stack ran relaxed + APGD (tolerance 1e-6, 500 iterations, m_C = 8):
+ * 3.4 ms a step against 0.28 ms with the default now, both at zero drift and penetration
+ * (bench/peers/results.md).
+ * --clatter-scheme/solver/tolerance/iterations/... override the piles' method only: the stack, the
+ * chain and the tower keep theirs (an earlier driver applied them everywhere, and the piles'
+ * tolerance 2e-2 made the APGD stack collapse); --clatter-cone reaches only those three. */
 static int scene_method(const peers_scene_t *scene, const peers_options_t *options, clatter_variant_t variant,
                         clt_method_t *m, char *why, size_t why_size) {
   bool fast = variant == CLATTER_FAST;
   *m = clt_default_method();
-  if (scene->kind == PEERS_CHAIN || scene->kind == PEERS_TOWER) {
+  if (scene->kind == PEERS_STACK || scene->kind == PEERS_CHAIN || scene->kind == PEERS_TOWER) {
     const char *cone = variant == CLATTER_LEMKE ? "polyhedral" : options->clatter_cone;
     if (cone && strcmp(cone, "polyhedral") == 0) {
       m->friction_cone = CLT_CONE_POLYHEDRAL;
@@ -103,14 +105,7 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
     m->tolerance = fast ? 3e-3 : 1.5e-3;
     m->max_iterations = fast ? 20 : 200; /* clatter-fast: ODE's quickstep budget of 20 sweeps */
     m->relaxation = 1.5;
-  } else { /* the stack */
-    m->scheme = CLT_SCHEME_RELAXED;
-    m->solver = CLT_SOLVER_APGD;
-    m->tolerance = 1e-6;
-    m->max_iterations = 500;
-    m->friction_directions = 8;
   }
-  if (scene->kind != PEERS_PILE) return 0;
   if (options->clatter_scheme && scheme_from_name(options->clatter_scheme, &m->scheme) != 0) {
     snprintf(why, why_size, "unknown clatter scheme %s", options->clatter_scheme);
     return -1;
@@ -368,10 +363,9 @@ static void clatter_note(void *engine, char *note, size_t note_size) {
 }
 
 static const char *clatter_describe(void) {
-  return "clatter (this checkout), relaxed scheme: piles with the coloured cone block Gauss-Seidel (bgs, circular cone, "
-         "tolerance 1.5e-3, at most 200 sweeps, omega 1.5), stack with APGD (tolerance 1e-6, 500 iterations, m_C = 8); "
-         "chain and tower: the default method (anitescu-hart, friction_cone auto: circular cone by APGD, tolerance "
-         "1e-10); override with --clatter-*";
+  return "clatter (this checkout): piles with the relaxed scheme and the coloured cone block Gauss-Seidel (bgs, "
+         "circular cone, tolerance 1.5e-3, at most 200 sweeps, omega 1.5); stack, chain and tower with the default "
+         "method (anitescu-hart, friction_cone auto: circular cone by APGD, tolerance 1e-10); override with --clatter-*";
 }
 
 static const char *clatter_describe_fast(void) {
@@ -382,8 +376,8 @@ static const char *clatter_describe_fast(void) {
 const peers_engine_t peers_engine_clatter = {"clatter", clatter_create, clatter_step, clatter_check,
                                              clatter_get_states, clatter_destroy, clatter_describe, clatter_note};
 static const char *clatter_describe_lemke(void) {
-  return "clatter-lemke: as clatter, but the chain and the tower with the default method before the circular cone "
-         "(friction_cone polyhedral, m_C = 8, Lemke)";
+  return "clatter-lemke: as clatter, but the stack, the chain and the tower with the default method before the "
+         "circular cone (friction_cone polyhedral, m_C = 8, Lemke)";
 }
 
 const peers_engine_t peers_engine_clatter_fast = {"clatter-fast", clatter_create_fast, clatter_step, clatter_check,

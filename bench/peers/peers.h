@@ -88,7 +88,7 @@ typedef struct peers_options_t {
   int clatter_iterations;     /* ≤ 0: default */
   bool clatter_absolute;      /* method.absolute_tolerance for the piles (default off) */
   double clatter_relaxation;  /* method.relaxation ω for the piles (≤ 0: default, 1.5) */
-  /* Scenes that take clatter's default method (chain6, tower20): NULL or "auto" keeps
+  /* Scenes that take clatter's default method (stack10, chain6, tower20): NULL or "auto" keeps
    * clt_default_method(); "polyhedral" sets friction_cone polyhedral + solver lemke (the default
    * before the circular cone became the default); "circular" sets friction_cone circular. */
   const char *clatter_cone;
@@ -119,7 +119,7 @@ extern const peers_engine_t peers_engine_mujoco;       /* MuJoCo's default buffe
 extern const peers_engine_t peers_engine_mujoco_sized; /* buffers sized from N */
 extern const peers_engine_t peers_engine_clatter;
 extern const peers_engine_t peers_engine_clatter_fast; /* piles: at most 20 sweeps (ODE's 20 iterations) */
-extern const peers_engine_t peers_engine_clatter_lemke; /* default-method scenes: polyhedral cone + Lemke */
+extern const peers_engine_t peers_engine_clatter_lemke; /* default-method scenes (stack, chain, tower): polyhedral cone + Lemke */
 
 /* ---- scenes.c: scene construction and measurements ---- */
 
