@@ -47,7 +47,7 @@ typedef struct peers_result_t {
   double ke_end_rotational; /* [J] rotational part of ke_end */
   int at_rest;             /* ke_end < 1e-6 ke_peak */
   double rest_since;       /* [s] time from which every sample stays below the threshold */
-  double top_drift;        /* [m] horizontal offset of the top body at the end (stack) */
+  double top_drift;        /* [m] horizontal offset of the top body at the end (stack, tower) */
   long rss_peak_kb, rss_base_kb;
 } peers_result_t;
 
@@ -75,6 +75,7 @@ static int build_scene(peers_scene_t *scene, const char *kind, int n, double dur
   if (strcmp(kind, "pile") == 0) return peers_scene_pile(scene, n, duration);
   if (strcmp(kind, "stack") == 0) return peers_scene_stack(scene, duration);
   if (strcmp(kind, "chain") == 0) return peers_scene_chain(scene, duration);
+  if (strcmp(kind, "tower") == 0) return peers_scene_tower(scene, duration);
   return -1;
 }
 
@@ -178,7 +179,7 @@ static void run_one(const peers_engine_t *engine, const char *kind, int n, const
         if (!(ke_samples[k] < threshold)) last_above = k;
       if (last_above + 1 < samples) r->rest_since = t_samples[last_above + 1];
     }
-    if (scene.kind == PEERS_STACK) {
+    if (scene.kind == PEERS_STACK || scene.kind == PEERS_TOWER) {
       const peers_body_t *top = &scene.bodies[scene.body_count - 1];
       double dx = states[scene.body_count - 1].position[0] - top->position[0];
       double dy = states[scene.body_count - 1].position[1] - top->position[1];
@@ -204,7 +205,8 @@ static void run_isolated(const peers_engine_t *engine, const char *kind, int n, 
   if (strcmp(kind, "pile") == 0)
     snprintf(r->scene, sizeof r->scene, "pile%d", n);
   else
-    snprintf(r->scene, sizeof r->scene, "%s", strcmp(kind, "stack") == 0 ? "stack10" : "chain6");
+    snprintf(r->scene, sizeof r->scene, "%s",
+             strcmp(kind, "stack") == 0 ? "stack10" : strcmp(kind, "tower") == 0 ? "tower20" : "chain6");
   int fd[2];
   fflush(stdout);
   fflush(stderr);
@@ -341,7 +343,8 @@ static void print_markdown_row(FILE *f, const peers_result_t *r) {
     snprintf(rest, sizeof rest, "yes (%.2f)", r->rest_since);
   else
     snprintf(rest, sizeof rest, "%s", r->at_rest ? "yes" : "no");
-  fmt(drift, sizeof drift, "%.3f", 1e3 * r->top_drift, measured && strncmp(r->scene, "stack", 5) == 0);
+  fmt(drift, sizeof drift, "%.3f", 1e3 * r->top_drift,
+      measured && (strncmp(r->scene, "stack", 5) == 0 || strncmp(r->scene, "tower", 5) == 0));
   fmt(rss, sizeof rss, "%.1f", r->rss_peak_kb / 1024.0, r->rss_peak_kb > 0);
   char status[400], why[360];
   md_escape(r->why, why, sizeof why);
@@ -398,9 +401,10 @@ static void print_csv_row(FILE *f, const peers_result_t *r) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: peers [options]\n"
-          "  --scenes LIST        comma list of pile,stack,chain (default pile,stack,chain)\n"
+          "  --scenes LIST        comma list of pile,stack,chain,tower (default pile,stack,chain,tower)\n"
           "  --n LIST             pile sizes, comma list (default 1000)\n"
-          "  --engines LIST       ode,bullet,mujoco,mujoco-sized,clatter,clatter-fast (default: all but mujoco-sized)\n"
+          "  --engines LIST       ode,bullet,mujoco,mujoco-sized,clatter,clatter-fast,clatter-lemke\n"
+          "                       (default: ode,bullet,mujoco,clatter,clatter-fast)\n"
           "  --time S             simulated time of every scene (default: per scene, README.md)\n"
           "  --first K            window of the 'first steps' timing column (default 300)\n"
           "  --sample-every K     measure every K steps (default 5 for piles, 1 otherwise)\n"
@@ -410,17 +414,21 @@ static void usage(FILE *f) {
           "  --ode-iterations K   dWorldQuickStep iterations (default 20)\n"
           "  --mujoco-njmax K     mujoco-sized: largest njmax (default 8000; 2.2 allocates njmax^2 numbers)\n"
           "  --clatter-scheme S, --clatter-solver S, --clatter-tolerance X, --clatter-iterations K\n"
-          "                       override engine_clatter.c's method for the piles (the stack and\n"
-          "                       the chain keep theirs)\n"
+          "                       override engine_clatter.c's method for the piles (the stack, the\n"
+          "                       chain and the tower keep theirs; see --clatter-cone)\n"
           "  --clatter-absolute-tolerance  the piles' stop test without the 1 + |b|inf scale\n"
           "                       (method.absolute_tolerance; docs/scene-format.md)\n"
           "  --clatter-relaxation W  the piles' over-relaxation omega in (0, 2) (default 1.5; 1: plain\n"
-          "                       Gauss-Seidel)\n");
+          "                       Gauss-Seidel)\n"
+          "  --clatter-cone C     auto (default), polyhedral or circular: the scenes that take clatter's\n"
+          "                       default method (stack, chain, tower); polyhedral also selects Lemke, i.e. the\n"
+          "                       default method before the circular cone (engine clatter-lemke does the same)\n");
 }
 
 static const peers_engine_t *find_engine(const char *name) {
   static const peers_engine_t *all[] = {&peers_engine_ode,          &peers_engine_bullet,  &peers_engine_mujoco,
-                                        &peers_engine_mujoco_sized, &peers_engine_clatter, &peers_engine_clatter_fast};
+                                        &peers_engine_mujoco_sized, &peers_engine_clatter, &peers_engine_clatter_fast,
+                                        &peers_engine_clatter_lemke};
   for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k)
     if (strcmp(all[k]->name, name) == 0) return all[k];
   return NULL;
@@ -441,7 +449,7 @@ int main(int argc, char **argv) {
   memset(&opt, 0, sizeof opt);
   opt.first = 300;
   opt.engine.ode_iterations = 20;
-  char scenes_text[256] = "pile,stack,chain", sizes_text[256] = "1000", engines_text[256] = "ode,bullet,mujoco,clatter,clatter-fast";
+  char scenes_text[256] = "pile,stack,chain,tower", sizes_text[256] = "1000", engines_text[256] = "ode,bullet,mujoco,clatter,clatter-fast";
   const char *csv_path = NULL;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -470,6 +478,14 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "--clatter-tolerance") == 0) { NEED_VALUE; opt.engine.clatter_tolerance = atof(v); }
     else if (strcmp(a, "--clatter-iterations") == 0) { NEED_VALUE; opt.engine.clatter_iterations = atoi(v); }
     else if (strcmp(a, "--clatter-absolute-tolerance") == 0) opt.engine.clatter_absolute = true;
+    else if (strcmp(a, "--clatter-cone") == 0) {
+      NEED_VALUE;
+      if (strcmp(v, "auto") && strcmp(v, "polyhedral") && strcmp(v, "circular")) {
+        fprintf(stderr, "peers: --clatter-cone must be auto, polyhedral or circular (got %s)\n", v);
+        return 2;
+      }
+      opt.engine.clatter_cone = v;
+    }
     else if (strcmp(a, "--clatter-relaxation") == 0) {
       NEED_VALUE;
       char *end;
@@ -490,13 +506,15 @@ int main(int argc, char **argv) {
   for (int k = 0; k < engine_count; ++k) {
     engines[k] = find_engine(engine_names[k]);
     if (!engines[k]) {
-      fprintf(stderr, "peers: unknown engine %s (ode, bullet, mujoco, mujoco-sized, clatter, clatter-fast)\n", engine_names[k]);
+      fprintf(stderr, "peers: unknown engine %s (ode, bullet, mujoco, mujoco-sized, clatter, clatter-fast, clatter-lemke)\n",
+              engine_names[k]);
       return 2;
     }
   }
   for (int k = 0; k < scene_count; ++k)
-    if (strcmp(scenes[k], "pile") && strcmp(scenes[k], "stack") && strcmp(scenes[k], "chain")) {
-      fprintf(stderr, "peers: unknown scene %s (pile, stack, chain)\n", scenes[k]);
+    if (strcmp(scenes[k], "pile") && strcmp(scenes[k], "stack") && strcmp(scenes[k], "chain") &&
+        strcmp(scenes[k], "tower")) {
+      fprintf(stderr, "peers: unknown scene %s (pile, stack, chain, tower)\n", scenes[k]);
       return 2;
     }
   for (int k = 0; k < size_count; ++k)
@@ -515,6 +533,10 @@ int main(int argc, char **argv) {
   }
   printf("Engines:\n\n");
   for (int k = 0; k < engine_count; ++k) printf("- %s: %s\n", engines[k]->name, engines[k]->describe());
+  if (opt.engine.clatter_cone)
+    printf("\n--clatter-cone %s: clatter and clatter-fast run the stack, the chain and the tower with friction_cone %s%s.\n",
+           opt.engine.clatter_cone, opt.engine.clatter_cone,
+           strcmp(opt.engine.clatter_cone, "polyhedral") == 0 ? " and Lemke (the default before the circular cone)" : "");
   printf("\nTiming window of the first column: the first %d steps.\n\n", opt.first);
   print_markdown_header(stdout, opt.first);
   int failures = 0;

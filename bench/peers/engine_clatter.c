@@ -25,7 +25,8 @@ typedef struct clatter_engine_t {
   clt_world_t *world;
   clt_body_id_t *bodies;
   int ever_contacts;      /* the step has reported contacts at least once */
-  int steps, unconverged; /* steps taken; steps whose solve hit the iteration cap */
+  int steps;              /* steps taken */
+  int capped, short_of;   /* steps whose solve hit the iteration cap / finished short of the tolerance */
   double worst_residual;  /* largest residual of those */
 } clatter_engine_t;
 
@@ -59,21 +60,44 @@ static int solver_from_name(const char *name, clt_solver_kind_t *out) {
   return -1;
 }
 
+/* Which method the clatter rows use on the scenes that take clatter's default method. */
+typedef enum clatter_variant_t {
+  CLATTER_PLAIN, /* clatter */
+  CLATTER_FAST,  /* clatter-fast: the piles capped at 20 sweeps */
+  CLATTER_LEMKE  /* clatter-lemke: friction_cone polyhedral + Lemke, the default before 8ee4d1d */
+} clatter_variant_t;
+
 /* The method per scene (issue [granular]; README.md "Engines"): the `relaxed` scheme (one convex QP
- * per step, warm-started, swept active set) for the piles and the stack. Piles: the coloured cone
+ * per step, warm-started, swept active set) for the piles. Piles: the coloured cone
  * block Gauss–Seidel (method.solver bgs) on the exact circular cone, tolerance 1.5e-3 on the scaled
  * residual of SPEC.md §2 (with 1 + ‖b‖∞ ≈ 1.2…18 here: at most a few cm/s of contact-velocity error,
  * h × that ≤ 0.3 mm of position a step; 3e-3 let the 8·10³ pile penetrate 0.74 mm) and at most 200
  * sweeps, over-relaxed by ω = 1.5 (method.relaxation: the same solution to the tolerance in fewer
- * sweeps on a deep pile; bench/granular/results.md "Session 8"). Stack: APGD, tolerance
- * 1e-6, 500 iterations, m_C = 8 (the block Gauss–Seidel converges too slowly on the 4-point
- * box–box manifolds: docs/stepping.md). The chain: the default scheme (anitescu-hart) with Lemke.
- * --clatter-* options override the piles' method only: the stack and the chain keep theirs (an
- * earlier driver applied them everywhere, and the piles' tolerance 2e-2 made the APGD stack
- * collapse). */
-static int scene_method(const peers_scene_t *scene, const peers_options_t *options, bool fast, clt_method_t *m,
-                        char *why, size_t why_size) {
+ * sweeps on a deep pile; bench/granular/results.md "Session 8"). The stack, the chain and the tower:
+ * clt_default_method() (anitescu-hart,
+ * friction_cone auto → the circular cone by APGD's De Saxcé fixed point; the chain has no contacts,
+ * so its step is the joints' Cholesky solve whatever the cone); --clatter-cone, or the clatter-lemke
+ * engine, set the cone there (polyhedral: with Lemke, the old default). Until the circular cone
+ * became the default the stack ran relaxed + APGD (tolerance 1e-6, 500 iterations, m_C = 8):
+ * 3.4 ms a step against 0.28 ms with the default now, both at zero drift and penetration
+ * (bench/peers/results.md).
+ * --clatter-scheme/solver/tolerance/iterations/... override the piles' method only: the stack, the
+ * chain and the tower keep theirs (an earlier driver applied them everywhere, and the piles'
+ * tolerance 2e-2 made the APGD stack collapse); --clatter-cone reaches only those three. */
+static int scene_method(const peers_scene_t *scene, const peers_options_t *options, clatter_variant_t variant,
+                        clt_method_t *m, char *why, size_t why_size) {
+  bool fast = variant == CLATTER_FAST;
   *m = clt_default_method();
+  if (scene->kind == PEERS_STACK || scene->kind == PEERS_CHAIN || scene->kind == PEERS_TOWER) {
+    const char *cone = variant == CLATTER_LEMKE ? "polyhedral" : options->clatter_cone;
+    if (cone && strcmp(cone, "polyhedral") == 0) {
+      m->friction_cone = CLT_CONE_POLYHEDRAL;
+      m->solver = CLT_SOLVER_LEMKE;
+    } else if (cone && strcmp(cone, "circular") == 0) {
+      m->friction_cone = CLT_CONE_CIRCULAR;
+    }
+    return 0;
+  }
   if (scene->kind == PEERS_PILE) {
     m->scheme = CLT_SCHEME_RELAXED;
     m->solver = CLT_SOLVER_BGS;
@@ -81,14 +105,7 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
     m->tolerance = fast ? 3e-3 : 1.5e-3;
     m->max_iterations = fast ? 20 : 200; /* clatter-fast: ODE's quickstep budget of 20 sweeps */
     m->relaxation = 1.5;
-  } else if (scene->kind != PEERS_CHAIN) {
-    m->scheme = CLT_SCHEME_RELAXED;
-    m->solver = CLT_SOLVER_APGD;
-    m->tolerance = 1e-6;
-    m->max_iterations = 500;
-    m->friction_directions = 8;
   }
-  if (scene->kind != PEERS_PILE) return 0;
   if (options->clatter_scheme && scheme_from_name(options->clatter_scheme, &m->scheme) != 0) {
     snprintf(why, why_size, "unknown clatter scheme %s", options->clatter_scheme);
     return -1;
@@ -119,8 +136,8 @@ static void *fail(clatter_engine_t *e, clt_status_t st, const char *what, char *
   return NULL;
 }
 
-static void *clatter_create_with(const peers_scene_t *scene, const peers_options_t *options, bool fast, char *why,
-                                 size_t why_size) {
+static void *clatter_create_with(const peers_scene_t *scene, const peers_options_t *options, clatter_variant_t variant,
+                                 char *why, size_t why_size) {
   clatter_engine_t *e = calloc(1, sizeof *e);
   if (!e) {
     snprintf(why, why_size, "out of memory");
@@ -137,7 +154,7 @@ static void *clatter_create_with(const peers_scene_t *scene, const peers_options
   def.dimension = 3;
   def.time_step = scene->time_step;
   for (int k = 0; k < 3; ++k) def.gravity[k] = scene->gravity[k];
-  if (scene_method(scene, options, fast, &def.method, why, why_size) != 0) {
+  if (scene_method(scene, options, variant, &def.method, why, why_size) != 0) {
     clatter_destroy(e);
     return NULL;
   }
@@ -216,12 +233,17 @@ static void *clatter_create_with(const peers_scene_t *scene, const peers_options
 }
 
 static void *clatter_create(const peers_scene_t *scene, const peers_options_t *options, char *why, size_t why_size) {
-  return clatter_create_with(scene, options, false, why, why_size);
+  return clatter_create_with(scene, options, CLATTER_PLAIN, why, why_size);
 }
 
 static void *clatter_create_fast(const peers_scene_t *scene, const peers_options_t *options, char *why,
                                  size_t why_size) {
-  return clatter_create_with(scene, options, true, why, why_size);
+  return clatter_create_with(scene, options, CLATTER_FAST, why, why_size);
+}
+
+static void *clatter_create_lemke(const peers_scene_t *scene, const peers_options_t *options, char *why,
+                                  size_t why_size) {
+  return clatter_create_with(scene, options, CLATTER_LEMKE, why, why_size);
 }
 
 static int clatter_step(void *engine, char *why, size_t why_size) {
@@ -276,8 +298,11 @@ static int clatter_check(void *engine, char *why, size_t why_size) {
              clt_solver_status_name(d.solver_status), d.lcp_size, d.residual);
     return -1;
   }
-  if (d.solver_status == CLT_SOLVE_MAX_ITERATIONS) {
-    ++e->unconverged;
+  if (d.solver_status == CLT_SOLVE_MAX_ITERATIONS || d.solver_status == CLT_SOLVE_NOT_CONVERGED) {
+    if (d.solver_status == CLT_SOLVE_MAX_ITERATIONS)
+      ++e->capped;
+    else
+      ++e->short_of;
     if (!(d.residual <= e->worst_residual)) e->worst_residual = d.residual;
   }
   if (e->scene->joint_count > 0 && d.lcp_size == 0) {
@@ -325,15 +350,22 @@ static void clatter_get_states(void *engine, peers_state_t *states) {
 
 static void clatter_note(void *engine, char *note, size_t note_size) {
   clatter_engine_t *e = engine;
-  if (e->unconverged > 0)
-    snprintf(note, note_size, "%d of %d solves hit the iteration cap (worst residual %.3g)", e->unconverged, e->steps,
+  if (e->capped > 0 && e->short_of > 0)
+    snprintf(note, note_size,
+             "%d of %d solves hit the iteration cap, %d more finished short of the tolerance (worst residual %.3g)",
+             e->capped, e->steps, e->short_of, e->worst_residual);
+  else if (e->capped > 0)
+    snprintf(note, note_size, "%d of %d solves hit the iteration cap (worst residual %.3g)", e->capped, e->steps,
              e->worst_residual);
+  else if (e->short_of > 0)
+    snprintf(note, note_size, "%d of %d solves finished short of the tolerance (not converged; worst residual %.3g)",
+             e->short_of, e->steps, e->worst_residual);
 }
 
 static const char *clatter_describe(void) {
-  return "clatter (this checkout), relaxed scheme: piles with the coloured cone block Gauss-Seidel (bgs, circular cone, "
-         "tolerance 1.5e-3, at most 200 sweeps, omega 1.5), stack with APGD (tolerance 1e-6, 500 iterations, m_C = 8); "
-         "chain: anitescu-hart + Lemke; override with --clatter-*";
+  return "clatter (this checkout): piles with the relaxed scheme and the coloured cone block Gauss-Seidel (bgs, "
+         "circular cone, tolerance 1.5e-3, at most 200 sweeps, omega 1.5); stack, chain and tower with the default "
+         "method (anitescu-hart, friction_cone auto: circular cone by APGD, tolerance 1e-10); override with --clatter-*";
 }
 
 static const char *clatter_describe_fast(void) {
@@ -343,6 +375,14 @@ static const char *clatter_describe_fast(void) {
 
 const peers_engine_t peers_engine_clatter = {"clatter", clatter_create, clatter_step, clatter_check,
                                              clatter_get_states, clatter_destroy, clatter_describe, clatter_note};
+static const char *clatter_describe_lemke(void) {
+  return "clatter-lemke: as clatter, but the stack, the chain and the tower with the default method before the "
+         "circular cone (friction_cone polyhedral, m_C = 8, Lemke)";
+}
+
 const peers_engine_t peers_engine_clatter_fast = {"clatter-fast", clatter_create_fast, clatter_step, clatter_check,
                                                   clatter_get_states, clatter_destroy, clatter_describe_fast,
                                                   clatter_note};
+const peers_engine_t peers_engine_clatter_lemke = {"clatter-lemke", clatter_create_lemke, clatter_step, clatter_check,
+                                                   clatter_get_states, clatter_destroy, clatter_describe_lemke,
+                                                   clatter_note};

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-typedef enum peers_scene_kind_t { PEERS_PILE, PEERS_STACK, PEERS_CHAIN } peers_scene_kind_t;
+typedef enum peers_scene_kind_t { PEERS_PILE, PEERS_STACK, PEERS_CHAIN, PEERS_TOWER } peers_scene_kind_t;
 
 typedef enum peers_shape_t {
   PEERS_SPHERE, /* radius */
@@ -88,6 +88,10 @@ typedef struct peers_options_t {
   int clatter_iterations;     /* ≤ 0: default */
   bool clatter_absolute;      /* method.absolute_tolerance for the piles (default off) */
   double clatter_relaxation;  /* method.relaxation ω for the piles (≤ 0: default, 1.5) */
+  /* Scenes that take clatter's default method (stack10, chain6, tower20): NULL or "auto" keeps
+   * clt_default_method(); "polyhedral" sets friction_cone polyhedral + solver lemke (the default
+   * before the circular cone became the default); "circular" sets friction_cone circular. */
+  const char *clatter_cone;
 } peers_options_t;
 
 /* One engine. create returns NULL and fills why (e.g. "unsupported: ...") when it cannot build the
@@ -115,6 +119,7 @@ extern const peers_engine_t peers_engine_mujoco;       /* MuJoCo's default buffe
 extern const peers_engine_t peers_engine_mujoco_sized; /* buffers sized from N */
 extern const peers_engine_t peers_engine_clatter;
 extern const peers_engine_t peers_engine_clatter_fast; /* piles: at most 20 sweeps (ODE's 20 iterations) */
+extern const peers_engine_t peers_engine_clatter_lemke; /* default-method scenes (stack, chain, tower): polyhedral cone + Lemke */
 
 /* ---- scenes.c: scene construction and measurements ---- */
 
@@ -122,6 +127,7 @@ extern const peers_engine_t peers_engine_clatter_fast; /* piles: at most 20 swee
 int peers_scene_pile(peers_scene_t *scene, int n, double duration);
 int peers_scene_stack(peers_scene_t *scene, double duration);
 int peers_scene_chain(peers_scene_t *scene, double duration);
+int peers_scene_tower(peers_scene_t *scene, double duration);
 void peers_scene_free(peers_scene_t *scene);
 
 /* Default simulated time of a pile of n spheres: the fall time of the top layer plus 3 s, ≥ 5 s. */
