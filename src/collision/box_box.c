@@ -86,9 +86,12 @@ typedef struct clip_point_t {
   int tag; /* incident vertex 0–3, or 4 + 4·(clip plane) + (tag of the edge start) & 3 */
 } clip_point_t;
 
-/* Keeps the part of the polygon with (p − origin)·u ≤ limit. */
+/* Keeps the part of the polygon with (p − origin)·u ≤ limit; a vertex at most `slack` beyond the
+ * plane is on it to round-off and is kept where it is (a corner exactly on a corner, an edge on an
+ * edge: the face manifold then keeps it, instead of leaving it to the closest-feature fallback,
+ * whose normal round-off would choose). */
 static int clip_polygon(const clip_point_t *in, int n, const double origin[3], const double u[3], double limit,
-                        int plane, clip_point_t *out) {
+                        double slack, int plane, clip_point_t *out) {
   int m = 0;
   for (int i = 0; i < n; i++) {
     const clip_point_t *p = &in[i], *q = &in[(i + 1) % n];
@@ -96,8 +99,8 @@ static int clip_polygon(const clip_point_t *in, int n, const double origin[3], c
     clt_v3_sub(dp, p->p, origin);
     clt_v3_sub(dq, q->p, origin);
     double sp = clt_v3_dot(dp, u) - limit, sq = clt_v3_dot(dq, u) - limit;
-    if (sp <= 0.0) out[m++] = *p;
-    if ((sp < 0.0 && sq > 0.0) || (sp > 0.0 && sq < 0.0)) {
+    if (sp <= slack) out[m++] = *p;
+    if ((sp < 0.0 && sq > slack) || (sp > slack && sq < 0.0)) {
       double t = sp / (sp - sq), pq[3];
       clt_v3_sub(pq, q->p, p->p);
       clt_v3_axpy(out[m].p, p->p, t, pq);
@@ -180,11 +183,12 @@ static int face_contact(const box_t *r, int face, const double m[3], const box_t
   }
   int n = 4;
   int t1 = (face + 1) % 3, t2 = (face + 2) % 3;
+  double slack = 1e-9 * fmax(fmax(fmax(r->e[0], r->e[1]), r->e[2]), fmax(fmax(inc->e[0], inc->e[1]), inc->e[2]));
   for (int plane = 0; plane < 4 && n > 0; plane++) {
     double u[3];
     int axis = plane < 2 ? t1 : t2;
     clt_v3_scale(u, r->axis[axis], (plane & 1) ? -1.0 : 1.0);
-    n = clip_polygon(poly, n, r->c, u, r->e[axis], plane, tmp);
+    n = clip_polygon(poly, n, r->c, u, r->e[axis], slack, plane, tmp);
     for (int k = 0; k < n; k++) poly[k] = tmp[k];
   }
   double rc[3], phi[16];

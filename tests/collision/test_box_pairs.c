@@ -1,7 +1,9 @@
 /* 3D box pairs (src/collision/narrowphase_3d.c, box_box.c) against brute force on random poses
  * (fixed seeds), separated, touching and overlapping: sphere–box, box–half-space, capsule–box and
  * box–box (contact manifold), with the references and checks of test_narrowphase_3d.c
- * (narrowphase_3d_ref.h), plus hand-made manifolds with known answers. */
+ * (narrowphase_3d_ref.h), plus hand-made manifolds with known answers, plus exactly aligned
+ * poses (corner on corner, edge on edge, face on face, exact touching) against the exact distance
+ * of boxes that share their axes. */
 #include "narrowphase_3d_ref.h"
 
 static void known_cases(void) {
@@ -87,9 +89,124 @@ static void known_cases(void) {
   CHECK(n == 1);
 }
 
+/* Two boxes whose axes are those of one frame R0 (box B turned by quarter turns about one of its
+ * axes), centres on a grid of quarter units in that frame, R0 the identity or random; a box on a
+ * half-space whose normal is an axis of R0. Exact: for boxes sharing their axes the signed
+ * distance is max_k s_k in overlap and (Σ max(s_k, 0)²)^½ apart, s_k = |Δc_k| − a_k − b_k. */
+static void aligned_poses(void) {
+  rng_t rng = {91};
+  const double half[3] = {0.25, 0.5, 1.0};
+  double worst_phi = 0.0, worst_below = 0.0, worst_normal = 0.0, worst_surface = 0.0;
+  int poses = 0, touching = 0, manifolds = 0, most = 0;
+  double worst_plane = 0.0;
+  for (int pose_i = 0; pose_i < 3000; pose_i++) {
+    clt_shape_def_t da = blank(CLT_SHAPE_BOX), db = blank(CLT_SHAPE_BOX);
+    for (int k = 0; k < 3; k++) da.half_extents[k] = half[rng_int(&rng, 0, 2)], db.half_extents[k] = half[rng_int(&rng, 0, 2)];
+    double q0[4] = {1, 0, 0, 0};
+    if (pose_i % 2) random_quat(&rng, q0);
+    int axis = rng_int(&rng, 0, 2), turns = rng_int(&rng, 0, 3);
+    double qt[4] = {cos(turns * REF_PI / 4), 0, 0, 0};
+    qt[1 + axis] = sin(turns * REF_PI / 4);
+    clt_collide_pose_t pa, pb;
+    memset(&pa, 0, sizeof pa);
+    memset(&pb, 0, sizeof pb);
+    memcpy(pa.orientation, q0, sizeof q0);
+    qmul(pb.orientation, q0, qt);
+    double R0[3][3], x[3];
+    qmat(R0, q0);
+    for (int k = 0; k < 3; k++) x[k] = 0.25 * rng_int(&rng, -8, 8);
+    mv(pb.position, R0, x);
+    double eb[3] = {db.half_extents[0], db.half_extents[1], db.half_extents[2]};
+    if (turns % 2) { /* a quarter turn about `axis` swaps the other two extents */
+      int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
+      double t = eb[i1];
+      eb[i1] = eb[i2], eb[i2] = t;
+    }
+    double sk[3], inside = -INFINITY, apart = 0.0;
+    for (int k = 0; k < 3; k++) {
+      sk[k] = fabs(x[k]) - da.half_extents[k] - eb[k];
+      inside = fmax(inside, sk[k]);
+      if (sk[k] > 0) apart += sk[k] * sk[k];
+    }
+    double exact = apart > 0 ? sqrt(apart) : inside;
+    clt_contact_point_t c[CLT_MAX_PAIR_CONTACTS];
+    int n = clt_collide(&da, &pa, &db, &pb, 0.3, c, CLT_MAX_PAIR_CONTACTS);
+    if (exact > 0.3 - 1e-9) {
+      CHECK(n == 0 || c[0].distance <= 0.3);
+      continue;
+    }
+    poses++;
+    touching += fabs(exact) < 1e-12;
+    manifolds += n > 1;
+    most = n > most ? n : most;
+    CHECK(n >= 1);
+    if (n < 1) continue;
+    ref3_t ra, rb;
+    ref3_make(&da, &pa, &ra);
+    ref3_make(&db, &pb, &rb);
+    double min_phi = INFINITY;
+    for (int i = 0; i < n; i++) {
+      min_phi = fmin(min_phi, c[i].distance);
+      worst_below = fmax(worst_below, exact - c[i].distance);
+      worst_surface = fmax(worst_surface, fmax(fabs(ref3_signed_point(&ra, c[i].point_a)), fabs(ref3_signed_point(&rb, c[i].point_b))));
+      if (exact <= 1e-12) { /* touching or overlapping: a face normal of the common frame */
+        double l[3], big = 0.0, rest = 0.0;
+        for (int k = 0; k < 3; k++) l[k] = fabs(R0[0][k] * c[i].normal[0] + R0[1][k] * c[i].normal[1] + R0[2][k] * c[i].normal[2]);
+        for (int k = 0; k < 3; k++) big = fmax(big, l[k]);
+        for (int k = 0; k < 3; k++) rest += l[k] == big ? 0.0 : l[k];
+        worst_normal = fmax(worst_normal, fabs(big - 1.0) + rest);
+      }
+    }
+    worst_phi = fmax(worst_phi, fabs(min_phi - exact));
+
+    /* box A on a half-space with normal R0 e_axis through the origin, A's centre at height x_axis */
+    clt_shape_def_t plane = blank(CLT_SHAPE_HALFSPACE);
+    plane.normal[axis] = 1.0;
+    clt_collide_pose_t pg;
+    memset(&pg, 0, sizeof pg);
+    memcpy(pg.orientation, q0, sizeof q0);
+    memcpy(pa.orientation, pb.orientation, sizeof pa.orientation); /* A turned like B */
+    double height = x[axis] + 0.25 * 4;
+    double local[3] = {0, 0, 0};
+    local[axis] = height;
+    mv(pa.position, R0, local);
+    double plane_exact = height - eb[axis] * (db.half_extents[0] == da.half_extents[0] ? 1 : 1);
+    (void)plane_exact;
+    double ea[3] = {da.half_extents[0], da.half_extents[1], da.half_extents[2]};
+    if (turns % 2) {
+      int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
+      double t = ea[i1];
+      ea[i1] = ea[i2], ea[i2] = t;
+    }
+    double want = height - ea[axis];
+    int m = clt_collide(&da, &pa, &plane, &pg, 0.3, c, CLT_MAX_PAIR_CONTACTS);
+    if (want <= 0.3) {
+      CHECK(m == 4); /* a face on the plane: its 4 corners */
+      for (int i = 0; i < m; i++) {
+        worst_plane = fmax(worst_plane, fabs(c[i].distance - want));
+        double nn = R0[0][axis] * c[i].normal[0] + R0[1][axis] * c[i].normal[1] + R0[2][axis] * c[i].normal[2];
+        worst_plane = fmax(worst_plane, fabs(nn + 1.0));
+      }
+    } else {
+      CHECK(m == 0);
+    }
+  }
+  printf("aligned boxes          poses %5d (touching %d, manifolds %d, at most %d points) | max |dPhi| %.2e, "
+         "below exact %.2e, normal off a face %.2e, surface %.2e; box on an aligned plane %.2e\n",
+         poses, touching, manifolds, most, worst_phi, worst_below, worst_normal, worst_surface, worst_plane);
+  CHECK(poses > 500 && touching > 50 && manifolds > 100);
+  CHECK(most <= 4);
+  CHECK_LE(worst_phi, 1e-9);
+  CHECK_LE(worst_below, 1e-9);
+  CHECK_LE(worst_normal, 1e-12);
+  CHECK_LE(worst_surface, 1e-9);
+  CHECK_LE(worst_plane, 1e-12);
+}
+
 int main(void) {
   make_dirs();
   known_cases();
+  aligned_poses();
   const int poses = 2000;
   run_pair(CLT_SHAPE_SPHERE, CLT_SHAPE_BOX, poses, 35, "sphere-box");
   run_pair(CLT_SHAPE_BOX, CLT_SHAPE_SPHERE, poses, 36, "box-sphere");

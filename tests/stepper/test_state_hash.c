@@ -72,7 +72,7 @@ typedef struct pinned_t {
 } pinned_t;
 
 static const pinned_t pins[] = {
-    {"box_stack", box_stack, UINT64_C(0xee478bf09e2a7a09)},
+    {"box_stack", box_stack, UINT64_C(0xb8de5e59c8b5fdd4)},
     {"sphere_pile", sphere_pile, UINT64_C(0x92c4fbde84c11b79)},
     {"chain_2d", chain_2d, UINT64_C(0xcb003764c3e97173)},
 };
