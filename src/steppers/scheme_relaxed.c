@@ -31,8 +31,9 @@ const clt_scheme_ops_t clt_scheme_relaxed = {"relaxed", bias_relaxed, stages, CL
 /* Scheme `anitescu-hart` on the circular cone (method.friction_cone circular): the same Υ and Δ
  * (γΘ/h, γΦ/h) with s = 0 — Coulomb's law proper, which the relaxation's s = 1 replaces by a cone
  * that lifts a sliding contact at μ‖v_T‖. The polyhedral form is the (c_n, β, λ) LCP of the row
- * stages (scheme_anitescu_hart.c); the circular one has no LCP form, so its step runs these stages
- * and the coloured block Gauss–Seidel solves each contact's Coulomb problem exactly (relaxed_bgs.c,
- * cone_t.coulomb; not a QP, so APGD and BBPGD do not apply: world.c refuses them). */
+ * stages (scheme_anitescu_hart.c); the circular one has no LCP form, so its step runs these stages:
+ * the coloured block Gauss–Seidel solves each contact's Coulomb problem exactly (relaxed_bgs.c,
+ * cone_t.coulomb), or APGD / BBPGD solve a fixed point of convex cone QPs on the De Saxcé shift
+ * (stage_solve_relaxed.c, coulomb_fixed_point; the default method, docs/stepping.md). */
 const clt_scheme_ops_t clt_scheme_coulomb_circular = {"anitescu-hart", bias_relaxed, stages, CLT_STAGE_COUNT(stages),
                                                       true};

@@ -1043,7 +1043,7 @@ static clt_status_t coulomb_fixed_point(clt_step_context_t *c, relaxed_problem_t
   /* s: the shifts of the QP solved last; g = G(s) = μ‖w_T‖ of its solution; the previous g and
    * g − s, for the Anderson step */
   double *shift = r->coulomb_shift, *g = shift + nc, *g_prev = g + nc, *f_prev = g_prev + nc;
-  memset(shift, 0, sizeof(double) * nc);
+  memset(shift, 0, sizeof(double) * 4 * nc); /* s, and g, g_prev, f_prev before their first write */
   double scale = 0.0; /* 1 + ‖b‖∞ of the unshifted problem */
   for (int p = 0; p < q->n; p++) scale = fmax(scale, fabs(q->b[p]));
   scale += 1.0;
@@ -1101,7 +1101,7 @@ static clt_status_t coulomb_fixed_point(clt_step_context_t *c, relaxed_problem_t
       gamma = den > 0.0 ? num / den : 0.0;
     }
     for (int j = 0; j < q->nc; j++) {
-      double next = g[j] - gamma * (g[j] - g_prev[j]);
+      double next = round > 1 ? g[j] - gamma * (g[j] - g_prev[j]) : g[j];
       if (!(next > 0.0)) next = 0.0;
       f_prev[j] = g[j] - shift[j];
       g_prev[j] = g[j];
