@@ -166,6 +166,20 @@ def stacks_2d():
              bodies, interval_steps=10),
         [converged(), still()], labels=["big"], max_wall_s=120)
 
+    bodies = [GROUND2]
+    for r in range(rows):
+        n = rows - r
+        for i in range(n):
+            bodies.append(box2(f"b{r}_{i}", i - (n - 1) / 2, 0.5 + r))
+    add(base("2d_pyramid20_touching", 2, 0.01, 10,
+             "The same 20-row pyramid of 210 aligned 1 m squares placed exactly: neighbours in a row "
+             "touch along their whole sides, and each square's lower corners sit exactly on the "
+             "corners of the two below (the corner-on-corner and shared-edge contacts of a brick "
+             "pyramid). In equilibrium: expected max displacement < 1 mm over 10 s, no overlap "
+             "(penetration < 1e-6 m), every step converged (acceptance, default method).",
+             bodies, interval_steps=10),
+        [converged(), still(), {"type": "max_penetration", "max": 1e-6}], labels=["big"], max_wall_s=120)
+
     # Offset tower: each box overhangs the one below by 70 % of the harmonic limit 1/(2k),
     # so the centre of mass of the boxes above each interface lies 30 % inside its edge.
     shifts = [0.7 / (2 * k) for k in range(4, 0, -1)]  # from the bottom interface up
