@@ -203,10 +203,96 @@ static void aligned_poses(void) {
   CHECK_LE(worst_plane, 1e-12);
 }
 
+/* A capsule whose axis is an axis of a box's frame R0, centre on a grid of eighth units, apart or
+ * touching: the exact distance is that of the axis segment to the box (interval gaps per axis)
+ * minus the radius; lying parallel on a face at the touch it rests on both end caps with the
+ * face normal; the box's witness is on its surface, the capsule's on or inside it. */
+static void aligned_capsules(void) {
+  rng_t rng = {93};
+  double worst_phi = 0.0, worst_below = 0.0, worst_normal = 0.0, worst_surface = 0.0;
+  int poses = 0, touching = 0, two_caps = 0, flat_touch = 0;
+  for (int pose_i = 0; pose_i < 3000; pose_i++) {
+    clt_shape_def_t box = blank(CLT_SHAPE_BOX), cap = blank(CLT_SHAPE_CAPSULE);
+    for (int k = 0; k < 3; k++) box.half_extents[k] = 0.25 * rng_int(&rng, 1, 4);
+    cap.radius = 0.125 * rng_int(&rng, 1, 2);
+    cap.length = 0.25 * rng_int(&rng, 1, 4);
+    double q0[4] = {1, 0, 0, 0};
+    if (pose_i % 2) random_quat(&rng, q0);
+    int axis = rng_int(&rng, 0, 2); /* the capsule's axis (its local z) along R0 e_axis */
+    double qt[4] = {1, 0, 0, 0};
+    if (axis == 0) qt[0] = cos(REF_PI / 4), qt[2] = sin(REF_PI / 4);       /* z → x */
+    else if (axis == 1) qt[0] = cos(REF_PI / 4), qt[1] = -sin(REF_PI / 4); /* z → y */
+    clt_collide_pose_t pa, pb;
+    memset(&pa, 0, sizeof pa);
+    memset(&pb, 0, sizeof pb);
+    memcpy(pa.orientation, q0, sizeof q0);
+    qmul(pb.orientation, q0, qt);
+    double R0[3][3], x[3];
+    qmat(R0, q0);
+    for (int k = 0; k < 3; k++) x[k] = 0.125 * rng_int(&rng, -16, 16);
+    mv(pb.position, R0, x);
+    double apart = 0.0, inside = -INFINITY;
+    for (int k = 0; k < 3; k++) {
+      double half = k == axis ? 0.5 * cap.length : 0.0;
+      double gap = fabs(x[k]) - box.half_extents[k] - half;
+      inside = fmax(inside, gap);
+      if (gap > 0) apart += gap * gap;
+    }
+    if (!(apart > 0.0) && inside < 0.0) continue; /* the axis enters the box: overlap, no closed form */
+    double exact = sqrt(apart) - cap.radius;
+    clt_contact_point_t c[CLT_MAX_PAIR_CONTACTS];
+    int n = clt_collide(&cap, &pb, &box, &pa, 0.3, c, CLT_MAX_PAIR_CONTACTS);
+    if (exact > 0.3 - 1e-9) continue;
+    if (exact < -1e-12) continue; /* the capsule overlaps the box: its depth has no closed form here */
+    poses++;
+    CHECK(n >= 1);
+    if (n < 1) continue;
+    ref3_t rc, rb;
+    ref3_make(&cap, &pb, &rc);
+    ref3_make(&box, &pa, &rb);
+    double min_phi = INFINITY;
+    int gaps_on_axis = 0; /* axes other than the capsule's with a positive gap */
+    for (int k = 0; k < 3; k++)
+      if (k != axis && fabs(x[k]) - box.half_extents[k] > 1e-12) gaps_on_axis++;
+    bool flat = gaps_on_axis == 1 && fabs(x[axis]) + 0.5 * cap.length <= box.half_extents[axis] + 1e-12;
+    for (int i = 0; i < n; i++) {
+      min_phi = fmin(min_phi, c[i].distance);
+      worst_below = fmax(worst_below, exact - c[i].distance);
+      /* an end cap's point stands for its sphere: on the capsule or inside it (narrowphase.h) */
+      worst_surface = fmax(worst_surface, fmax(fmax(0.0, ref3_signed_point(&rc, c[i].point_a)), fabs(ref3_signed_point(&rb, c[i].point_b))));
+      if (flat) { /* lying parallel over a face: that face's normal */
+        double l[3], big = 0.0, rest = 0.0;
+        for (int k = 0; k < 3; k++) l[k] = fabs(R0[0][k] * c[i].normal[0] + R0[1][k] * c[i].normal[1] + R0[2][k] * c[i].normal[2]);
+        for (int k = 0; k < 3; k++) big = fmax(big, l[k]);
+        for (int k = 0; k < 3; k++) rest += l[k] == big ? 0.0 : l[k];
+        worst_normal = fmax(worst_normal, fabs(big - 1.0) + rest);
+      }
+    }
+    if (fabs(exact) < 1e-12) touching++;
+    if (flat && fabs(exact) < 1e-12) {
+      flat_touch++;
+      int at_touch = 0;
+      for (int i = 0; i < n; i++) at_touch += fabs(c[i].distance) < 1e-12;
+      two_caps += at_touch == 2;
+    }
+    worst_phi = fmax(worst_phi, fabs(min_phi - exact));
+  }
+  printf("aligned capsule-box    poses %5d (touching %d, lying flat at the touch %d, of them on both caps %d) | "
+         "max |dPhi| %.2e, below exact %.2e, normal off a face %.2e, surface %.2e\n",
+         poses, touching, flat_touch, two_caps, worst_phi, worst_below, worst_normal, worst_surface);
+  CHECK(poses > 300 && touching > 50 && flat_touch > 10);
+  CHECK(two_caps == flat_touch);
+  CHECK_LE(worst_phi, 1e-9);
+  CHECK_LE(worst_below, 1e-9);
+  CHECK_LE(worst_normal, 1e-12);
+  CHECK_LE(worst_surface, 1e-9);
+}
+
 int main(void) {
   make_dirs();
   known_cases();
   aligned_poses();
+  aligned_capsules();
   const int poses = 2000;
   run_pair(CLT_SHAPE_SPHERE, CLT_SHAPE_BOX, poses, 35, "sphere-box");
   run_pair(CLT_SHAPE_BOX, CLT_SHAPE_SPHERE, poses, 36, "box-sphere");
