@@ -562,7 +562,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * boxes, reset above, are taken in again) */
   bool kicks = e_max > 0.0 && w->memory_count > 0;
   if (r->round == 0) {
-    memset(r->bearing, 0, (size_t)nb);
+    if (nb > 0) memset(r->bearing, 0, (size_t)nb); /* (NULL before the first body) */
     /* each shape's body (the memory's keys and the broad phase's pairs are shapes) */
     if (!clt_step_work_grow((void **)&r->shape_body, &r->shape_body_capacity, world->shape_count, sizeof(int)))
       return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
