@@ -421,8 +421,8 @@ static void usage(FILE *f) {
           "  --clatter-relaxation W  the piles' over-relaxation omega in (0, 2) (default 1.5; 1: plain\n"
           "                       Gauss-Seidel)\n"
           "  --clatter-cone C     auto (default), polyhedral or circular: the scenes that take clatter's\n"
-          "                       default method (stack, chain, tower); polyhedral also selects Lemke, i.e. the\n"
-          "                       default method before the circular cone (engine clatter-lemke does the same)\n");
+          "                       default method (stack, chain, tower); polyhedral also selects Lemke on the\n"
+          "                       row stages' friction LCP (engine clatter-lemke does the same)\n");
 }
 
 static const peers_engine_t *find_engine(const char *name) {

@@ -64,26 +64,21 @@ static int solver_from_name(const char *name, clt_solver_kind_t *out) {
 typedef enum clatter_variant_t {
   CLATTER_PLAIN, /* clatter */
   CLATTER_FAST,  /* clatter-fast: the piles capped at 20 sweeps */
-  CLATTER_LEMKE  /* clatter-lemke: friction_cone polyhedral + Lemke, the default before 8ee4d1d */
+  CLATTER_LEMKE  /* clatter-lemke: friction_cone polyhedral + Lemke (the row stages' friction LCP) */
 } clatter_variant_t;
 
-/* The method per scene (issue [granular]; README.md "Engines"): the `relaxed` scheme (one convex QP
- * per step, warm-started, swept active set) for the piles. Piles: the coloured cone
- * block Gauss–Seidel (method.solver bgs) on the exact circular cone, tolerance 1.5e-3 on the scaled
- * residual of SPEC.md §2 (with 1 + ‖b‖∞ ≈ 1.2…18 here: at most a few cm/s of contact-velocity error,
- * h × that ≤ 0.3 mm of position a step; 3e-3 let the 8·10³ pile penetrate 0.74 mm) and at most 200
- * sweeps, over-relaxed by ω = 1.5 (method.relaxation: the same solution to the tolerance in fewer
- * sweeps on a deep pile; bench/granular/results.md "Session 8"). The stack, the chain and the tower:
- * clt_default_method() (anitescu-hart,
- * friction_cone auto → the circular cone by APGD's De Saxcé fixed point; the chain has no contacts,
- * so its step is the joints' Cholesky solve whatever the cone); --clatter-cone, or the clatter-lemke
- * engine, set the cone there (polyhedral: with Lemke, the old default). Until the circular cone
- * became the default the stack ran relaxed + APGD (tolerance 1e-6, 500 iterations, m_C = 8):
- * 3.4 ms a step against 0.28 ms with the default now, both at zero drift and penetration
- * (bench/peers/results.md).
- * --clatter-scheme/solver/tolerance/iterations/... override the piles' method only: the stack, the
- * chain and the tower keep theirs (an earlier driver applied them everywhere, and the piles'
- * tolerance 2e-2 made the APGD stack collapse); --clatter-cone reaches only those three. */
+/* The method per scene (README.md "Engines"). Piles: the `relaxed` scheme (one convex QP per step,
+ * warm-started, swept active set) by the coloured cone block Gauss–Seidel (method.solver bgs) on
+ * the exact circular cone, tolerance 1.5e-3 on the scaled residual of SPEC.md §2 (with 1 + ‖b‖∞ ≈
+ * 1.2…18 here: at most a few cm/s of contact-velocity error, h × that ≤ 0.3 mm of position a
+ * step) and at most 200 sweeps, over-relaxed by ω = 1.5 (the same solution to the tolerance in
+ * fewer sweeps on a deep pile; docs/stepping.md "The relaxed scheme"). The stack, the chain and
+ * the tower: clt_default_method() (anitescu-hart, friction_cone auto → the circular cone by APGD's
+ * De Saxcé fixed point, docs/stepping.md "Default method"; the chain has no contacts, so its step
+ * is the joints' solve whatever the cone); --clatter-cone, or the clatter-lemke engine, set the
+ * cone there (polyhedral: with Lemke). --clatter-scheme/solver/tolerance/iterations/... override
+ * the piles' method only: the piles' loose tolerance would let the stack's APGD collapse it;
+ * --clatter-cone reaches only those three. */
 static int scene_method(const peers_scene_t *scene, const peers_options_t *options, clatter_variant_t variant,
                         clt_method_t *m, char *why, size_t why_size) {
   bool fast = variant == CLATTER_FAST;
@@ -376,8 +371,8 @@ static const char *clatter_describe_fast(void) {
 const peers_engine_t peers_engine_clatter = {"clatter", clatter_create, clatter_step, clatter_check,
                                              clatter_get_states, clatter_destroy, clatter_describe, clatter_note};
 static const char *clatter_describe_lemke(void) {
-  return "clatter-lemke: as clatter, but the stack, the chain and the tower with the default method before the "
-         "circular cone (friction_cone polyhedral, m_C = 8, Lemke)";
+  return "clatter-lemke: as clatter, but the stack, the chain and the tower on the polyhedral rows "
+         "(friction_cone polyhedral, m_C = 8, Lemke)";
 }
 
 const peers_engine_t peers_engine_clatter_fast = {"clatter-fast", clatter_create_fast, clatter_step, clatter_check,

@@ -89,6 +89,36 @@ static void known_cases(void) {
   CHECK(n == 1);
 }
 
+/* Shape A at the origin turned by q0, shape B at R0 x turned by q0 ⊗ qt (R0 = R(q0)). */
+static void place_in_frame(const double q0[4], const double qt[4], const double x[3], clt_collide_pose_t *pa,
+                           clt_collide_pose_t *pb, double R0[3][3]) {
+  memset(pa, 0, sizeof *pa);
+  memset(pb, 0, sizeof *pb);
+  memcpy(pa->orientation, q0, 4 * sizeof *q0);
+  qmul(pb->orientation, q0, qt);
+  qmat(R0, q0);
+  mv(pb->position, R0, x);
+}
+
+/* The half extents along the frame's axes of a box turned by `turns` quarter turns about `axis`:
+ * an odd number swaps the other two. */
+static void turned_extents(const double e[3], int axis, int turns, double out[3]) {
+  memcpy(out, e, 3 * sizeof *e);
+  if (turns % 2) {
+    int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
+    out[i1] = e[i2], out[i2] = e[i1];
+  }
+}
+
+/* How far unit vector n is from ± an axis of the frame R0 (0 when it is one). */
+static double off_frame_axis(const double R0[3][3], const double n[3]) {
+  double l[3], big = 0.0, rest = 0.0;
+  for (int k = 0; k < 3; k++) l[k] = fabs(R0[0][k] * n[0] + R0[1][k] * n[1] + R0[2][k] * n[2]);
+  for (int k = 0; k < 3; k++) big = fmax(big, l[k]);
+  for (int k = 0; k < 3; k++) rest += l[k] == big ? 0.0 : l[k];
+  return fabs(big - 1.0) + rest;
+}
+
 /* Two boxes whose axes are those of one frame R0 (box B turned by quarter turns about one of its
  * axes), centres on a grid of quarter units in that frame, R0 the identity or random; a box on a
  * half-space whose normal is an axis of R0. Exact: for boxes sharing their axes the signed
@@ -107,21 +137,12 @@ static void aligned_poses(void) {
     int axis = rng_int(&rng, 0, 2), turns = rng_int(&rng, 0, 3);
     double qt[4] = {cos(turns * REF_PI / 4), 0, 0, 0};
     qt[1 + axis] = sin(turns * REF_PI / 4);
-    clt_collide_pose_t pa, pb;
-    memset(&pa, 0, sizeof pa);
-    memset(&pb, 0, sizeof pb);
-    memcpy(pa.orientation, q0, sizeof q0);
-    qmul(pb.orientation, q0, qt);
     double R0[3][3], x[3];
-    qmat(R0, q0);
     for (int k = 0; k < 3; k++) x[k] = 0.25 * rng_int(&rng, -8, 8);
-    mv(pb.position, R0, x);
-    double eb[3] = {db.half_extents[0], db.half_extents[1], db.half_extents[2]};
-    if (turns % 2) { /* a quarter turn about `axis` swaps the other two extents */
-      int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
-      double t = eb[i1];
-      eb[i1] = eb[i2], eb[i2] = t;
-    }
+    clt_collide_pose_t pa, pb;
+    place_in_frame(q0, qt, x, &pa, &pb, R0);
+    double eb[3];
+    turned_extents(db.half_extents, axis, turns, eb);
     double sk[3], inside = -INFINITY, apart = 0.0;
     for (int k = 0; k < 3; k++) {
       sk[k] = fabs(x[k]) - da.half_extents[k] - eb[k];
@@ -149,13 +170,7 @@ static void aligned_poses(void) {
       min_phi = fmin(min_phi, c[i].distance);
       worst_below = fmax(worst_below, exact - c[i].distance);
       worst_surface = fmax(worst_surface, fmax(fabs(ref3_signed_point(&ra, c[i].point_a)), fabs(ref3_signed_point(&rb, c[i].point_b))));
-      if (exact <= 1e-12) { /* touching or overlapping: a face normal of the common frame */
-        double l[3], big = 0.0, rest = 0.0;
-        for (int k = 0; k < 3; k++) l[k] = fabs(R0[0][k] * c[i].normal[0] + R0[1][k] * c[i].normal[1] + R0[2][k] * c[i].normal[2]);
-        for (int k = 0; k < 3; k++) big = fmax(big, l[k]);
-        for (int k = 0; k < 3; k++) rest += l[k] == big ? 0.0 : l[k];
-        worst_normal = fmax(worst_normal, fabs(big - 1.0) + rest);
-      }
+      if (exact <= 1e-12) worst_normal = fmax(worst_normal, off_frame_axis(R0, c[i].normal)); /* touching, overlap */
     }
     worst_phi = fmax(worst_phi, fabs(min_phi - exact));
 
@@ -170,14 +185,8 @@ static void aligned_poses(void) {
     double local[3] = {0, 0, 0};
     local[axis] = height;
     mv(pa.position, R0, local);
-    double plane_exact = height - eb[axis] * (db.half_extents[0] == da.half_extents[0] ? 1 : 1);
-    (void)plane_exact;
-    double ea[3] = {da.half_extents[0], da.half_extents[1], da.half_extents[2]};
-    if (turns % 2) {
-      int i1 = (axis + 1) % 3, i2 = (axis + 2) % 3;
-      double t = ea[i1];
-      ea[i1] = ea[i2], ea[i2] = t;
-    }
+    double ea[3];
+    turned_extents(da.half_extents, axis, turns, ea);
     double want = height - ea[axis];
     int m = clt_collide(&da, &pa, &plane, &pg, 0.3, c, CLT_MAX_PAIR_CONTACTS);
     if (want <= 0.3) {
@@ -222,15 +231,10 @@ static void aligned_capsules(void) {
     double qt[4] = {1, 0, 0, 0};
     if (axis == 0) qt[0] = cos(REF_PI / 4), qt[2] = sin(REF_PI / 4);       /* z → x */
     else if (axis == 1) qt[0] = cos(REF_PI / 4), qt[1] = -sin(REF_PI / 4); /* z → y */
-    clt_collide_pose_t pa, pb;
-    memset(&pa, 0, sizeof pa);
-    memset(&pb, 0, sizeof pb);
-    memcpy(pa.orientation, q0, sizeof q0);
-    qmul(pb.orientation, q0, qt);
     double R0[3][3], x[3];
-    qmat(R0, q0);
     for (int k = 0; k < 3; k++) x[k] = 0.125 * rng_int(&rng, -16, 16);
-    mv(pb.position, R0, x);
+    clt_collide_pose_t pa, pb;
+    place_in_frame(q0, qt, x, &pa, &pb, R0);
     double apart = 0.0, inside = -INFINITY;
     for (int k = 0; k < 3; k++) {
       double half = k == axis ? 0.5 * cap.length : 0.0;
@@ -260,13 +264,7 @@ static void aligned_capsules(void) {
       worst_below = fmax(worst_below, exact - c[i].distance);
       /* an end cap's point stands for its sphere: on the capsule or inside it (narrowphase.h) */
       worst_surface = fmax(worst_surface, fmax(fmax(0.0, ref3_signed_point(&rc, c[i].point_a)), fabs(ref3_signed_point(&rb, c[i].point_b))));
-      if (flat) { /* lying parallel over a face: that face's normal */
-        double l[3], big = 0.0, rest = 0.0;
-        for (int k = 0; k < 3; k++) l[k] = fabs(R0[0][k] * c[i].normal[0] + R0[1][k] * c[i].normal[1] + R0[2][k] * c[i].normal[2]);
-        for (int k = 0; k < 3; k++) big = fmax(big, l[k]);
-        for (int k = 0; k < 3; k++) rest += l[k] == big ? 0.0 : l[k];
-        worst_normal = fmax(worst_normal, fabs(big - 1.0) + rest);
-      }
+      if (flat) worst_normal = fmax(worst_normal, off_frame_axis(R0, c[i].normal)); /* lying over a face */
     }
     if (fabs(exact) < 1e-12) touching++;
     if (flat && fabs(exact) < 1e-12) {

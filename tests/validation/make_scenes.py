@@ -73,6 +73,14 @@ def converged():
     return {"type": "converged"}
 
 
+def slides(body, direction, a):
+    """Fitted acceleration a along direction within 1 %, velocity within 1 deg of it (t 0.1-1 s)."""
+    return [{"type": "acceleration", "body": body, "direction": r6(direction), "expected": a,
+             "rel_tol": 0.01, "window": [0.1, 1.0]},
+            {"type": "direction", "body": body, "direction": r6(direction), "max_deg": 1.0,
+             "window": [0.1, 1.0]}]
+
+
 def still(bound=1e-3, bodies="dynamic"):
     return {"type": "max_displacement", "bodies": bodies, "max": bound}
 
@@ -311,11 +319,7 @@ def incline_2d():
                      "Expected fitted acceleration within 1 %, velocity within 1 deg of downhill, "
                      "every step converged.",
                      [plane, box], materials={"default": {"friction": mu}}),
-                [converged(),
-                 {"type": "acceleration", "body": "box", "direction": r6(down), "expected": a,
-                  "rel_tol": 0.01, "window": [0.1, 1.0]},
-                 {"type": "direction", "body": "box", "direction": r6(down), "max_deg": 1.0,
-                  "window": [0.1, 1.0]}])
+                [converged()] + slides("box", down, a))
 
 
 def rolling_2d():
@@ -673,11 +677,7 @@ def incline_3d():
                          "acceleration within 1 %, velocity within 1 deg of downhill, every step "
                          "converged (acceptance, default method).",
                          [plane, box], materials={"default": {"friction": mu}}),
-                    [converged(),
-                     {"type": "acceleration", "body": "box", "direction": r6(u), "expected": a,
-                      "rel_tol": 0.01, "window": [0.1, 1.0]},
-                     {"type": "direction", "body": "box", "direction": r6(u), "max_deg": 1.0,
-                      "window": [0.1, 1.0]}])
+                    [converged()] + slides("box", u, a))
 
 
 # ---------------------------------------------------------------- 3D rolling, friction
