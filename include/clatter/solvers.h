@@ -192,6 +192,17 @@ double clt_fc_local_error(const clt_fc_local_t *p, const double *r, double *abs_
 clt_status_t clt_fc_local_solve(const clt_fc_local_t *p, const clt_solver_options_t *options,
                                 double *r, double *u, clt_solve_result_t *result);
 
+/* Active-set polish of an approximate solution r (length m) of the local problem, for small
+ * problems (m ≤ CLT_FC_ACTIVE_MAX_UNKNOWNS; dense): guesses each contact's case (take-off, stick,
+ * slide) from r and u = W r + q, solves those cases' equations exactly (Gauss–Newton, minimum-norm
+ * least squares), and tries the guesses with the doubtful contacts switched one and two at a time
+ * (src/solvers/fc_active.c). r is replaced only by a point with a smaller natural-map error;
+ * result->residual is the error of the r returned, status CLT_SOLVE_SOLVED when it is
+ * ≤ options->tolerance (else CLT_SOLVE_MAX_ITERATIONS). Uses options->tolerance only. */
+#define CLT_FC_ACTIVE_MAX_UNKNOWNS 400
+clt_status_t clt_fc_local_active_set(const clt_fc_local_t *p, const clt_solver_options_t *options,
+                                     double *r, clt_solve_result_t *result);
+
 /* The global problem by condensation onto the local one (W = Hᵀ M⁻¹ H never formed densely when
  * M is diagonal). v (n), r (m), u (m; may be NULL). result->residual: the natural-map error of
  * the condensed problem. */

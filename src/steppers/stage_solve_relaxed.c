@@ -35,6 +35,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/algebra.h"
 #include "base/pages.h"
 #include "clatter/solvers.h"
 #include "math/vec.h"
@@ -1018,6 +1019,135 @@ clt_status_t clt_stage_relaxed_contacts(clt_step_context_t *c) {
   return CLT_OK;
 }
 
+/* The De Saxcé natural map of Coulomb's law, max over contacts of ‖P − Π_K(P − w̃)‖∞ on the cone
+ * ‖x_T‖ ≤ μ x_N, for the iterate q->x with y = w of the problem whose normal biases are shifted by
+ * `shift` (NULL: none); w̃ = (w_N + μ‖w_T‖, w_T) of the unshifted problem. g (may be NULL) receives
+ * μ‖w_T‖ per contact. */
+static double coulomb_residual(const relaxed_problem_t *q, const double *shift, double *g) {
+  int dim = q->cone_dim;
+  double residual = 0.0;
+  for (int j = 0; j < q->nc; j++) {
+    int k = q->offset[j];
+    const double *x = q->x + k, *y = q->y + k;
+    double gj = q->mu[j] * (dim == 3 ? hypot(y[1], y[2]) : fabs(y[1]));
+    if (g) g[j] = gj;
+    double wn = y[0] - (shift ? shift[j] : 0.0) + gj; /* w̃_N */
+    double z[3] = {x[0] - wn, x[1] - y[1], dim == 3 ? x[2] - y[2] : 0.0}, pz[3];
+    double zt = dim == 3 ? hypot(z[1], z[2]) : fabs(z[1]), mu = q->mu[j];
+    if (z[0] >= 0.0 && zt <= mu * z[0]) { /* inside K (with μ = 0: the normal ray) */
+      memcpy(pz, z, sizeof pz);
+    } else if (mu * zt <= -z[0]) {
+      pz[0] = pz[1] = pz[2] = 0.0;
+    } else {
+      double a = (z[0] + mu * zt) / (1.0 + mu * mu);
+      pz[0] = a;
+      pz[1] = mu * a * z[1] / zt;
+      pz[2] = mu * a * z[2] / zt;
+    }
+    for (int i = 0; i < dim; i++) residual = fmax(residual, fabs(x[i] - pz[i]));
+  }
+  return residual;
+}
+
+/* Problems up to this many unknowns get the direct polish below when the fixed point stops short. */
+#define COULOMB_DIRECT_UNKNOWNS 400
+
+/* The exact-cone frictional contact solver of solvers/ (clt_fc_local_solve: NSGS with a
+ * semismooth Newton polish) on the step's problem, for a small problem whose fixed point stopped
+ * short: APGD's QPs on a rank-deficient Delassus matrix (boxes on boxes, two contact points per
+ * side) can stall far above the tolerance while the fixed point needs them exact. The matrix is
+ * formed densely (n products with the operator); joint rows are eliminated by their Schur
+ * complement (skipped when their block is singular). Starts from the fixed point's iterate; the
+ * answer replaces it only when its residual (coulomb_residual) is smaller. q->b must be unshifted. */
+static clt_status_t coulomb_direct(clt_step_context_t *c, relaxed_problem_t *q, const clt_operator_t *op,
+                                   double scale, clt_solve_result_t *result) {
+  int n = q->n, nj = q->nj, nc = q->nc, dim = q->cone_dim, m = dim * nc;
+  if (n > COULOMB_DIRECT_UNKNOWNS || nc == 0 || n != nj + m) return CLT_OK;
+  for (int j = 0; j < nc; j++)
+    if (q->offset[j] != nj + dim * j) return CLT_OK; /* one cone block per contact, in order */
+  size_t nn = (size_t)n * (size_t)n;
+  double *a = calloc(nn + (size_t)m * m + 4 * (size_t)n + (size_t)nj * (m + 1), sizeof *a);
+  if (!a) return clt_world_fail(c->world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (Coulomb direct solve)");
+  double *wmat = a + nn, *unit = wmat + (size_t)m * m, *col = unit + n, *x = col + n, *y = x + n;
+  double *ajc = y + n, *bj = ajc + (size_t)nj * m; /* A_jj⁻¹ A_jc (nj×m, column-major), A_jj⁻¹ b_j */
+  for (int i = 0; i < n; i++) { /* A by columns (symmetric), stored column-major */
+    unit[i] = 1.0;
+    op->apply(op->user, unit, a + (size_t)i * n);
+    unit[i] = 0.0;
+  }
+  bool ok = true;
+  double *qc = col; /* q of the contact problem: b_c − A_cj A_jj⁻¹ b_j */
+  for (int i = 0; i < m; i++) qc[i] = q->b[nj + i];
+  if (nj > 0) {
+    double *ajj = malloc((size_t)nj * nj * sizeof *ajj);
+    ok = ajj != NULL;
+    if (ok) {
+      for (int i = 0; i < nj; i++) memcpy(ajj + (size_t)i * nj, a + (size_t)i * n, (size_t)nj * sizeof *ajj);
+      for (int k = 0; k < m; k++) memcpy(ajc + (size_t)k * nj, a + (size_t)(nj + k) * n, (size_t)nj * sizeof *ajc);
+      memcpy(bj, q->b, (size_t)nj * sizeof *bj);
+      int info = 0, one = 1, rhs = m;
+      clt_dpotrf("L", &nj, ajj, &nj, &info);
+      if (info == 0) clt_dpotrs("L", &nj, &rhs, ajj, &nj, ajc, &nj, &info);
+      if (info == 0) clt_dpotrs("L", &nj, &one, ajj, &nj, bj, &nj, &info);
+      ok = info == 0;
+    }
+    free(ajj);
+  }
+  if (ok) {
+    for (int k = 0; k < m; k++) { /* W = A_cc − A_cj A_jj⁻¹ A_jc, row-major */
+      for (int i = 0; i < m; i++) {
+        double v = a[(size_t)(nj + k) * n + nj + i];
+        for (int l = 0; l < nj; l++) v -= a[(size_t)(nj + i) * n + l] * ajc[(size_t)k * nj + l];
+        wmat[(size_t)i * m + k] = v;
+      }
+    }
+    for (int i = 0; i < m && nj > 0; i++)
+      for (int l = 0; l < nj; l++) qc[i] -= a[(size_t)(nj + i) * n + l] * bj[l];
+    clt_fc_local_t fc = {dim, nc, {CLT_MATRIX_DENSE, m, m, wmat, NULL, NULL, 0}, qc, q->mu};
+    clt_solver_options_t o = clt_default_solver_options();
+    o.tolerance = 1e-2 * c->world->method.tolerance;
+    o.max_iterations = c->world->method.max_iterations;
+    o.warm_start = true;
+    double *r = x + nj;
+    memcpy(r, q->x + nj, (size_t)m * sizeof *r);
+    clt_solve_result_t fr, fa;
+    clt_status_t st = clt_fc_local_solve(&fc, &o, r, NULL, &fr);
+    ok = st == CLT_OK && (fr.status == CLT_SOLVE_SOLVED || fr.status == CLT_SOLVE_MAX_ITERATIONS);
+    if (ok && fr.status != CLT_SOLVE_SOLVED) {
+      st = clt_fc_local_active_set(&fc, &o, r, &fa);
+      if (st != CLT_OK) ok = false;
+    }
+    for (int l = 0; ok && l < nj; l++) { /* x_j = −A_jj⁻¹ (b_j + A_jc r) */
+      double v = -bj[l];
+      for (int k = 0; k < m; k++) v -= ajc[(size_t)k * nj + l] * r[k];
+      x[l] = v;
+    }
+    for (int i = 0; ok && i < n; i++) { /* y = A x + b */
+      double v = q->b[i];
+      for (int k = 0; k < n; k++) v += a[(size_t)k * n + i] * x[k];
+      y[i] = v;
+      ok = isfinite(v) && isfinite(x[i]);
+    }
+    if (ok) {
+      double *x_fp = q->x, *y_fp = q->y;
+      q->x = x;
+      q->y = y;
+      double residual = coulomb_residual(q, NULL, NULL) / scale;
+      q->x = x_fp;
+      q->y = y_fp;
+      if (residual < result->residual) {
+        memcpy(q->x, x, (size_t)n * sizeof *x);
+        memcpy(q->y, y, (size_t)n * sizeof *y);
+        result->residual = residual;
+        result->iterations += fr.iterations;
+        result->status = residual <= c->world->method.tolerance ? CLT_SOLVE_SOLVED : CLT_SOLVE_MAX_ITERATIONS;
+      }
+    }
+  }
+  free(a);
+  return CLT_OK;
+}
+
 /* At most this many cone QPs per solve in the fixed point below; the last one's iterate is kept
  * and reported with its De Saxcé residual. */
 #define COULOMB_FIXED_POINT_SOLVES 50
@@ -1035,7 +1165,6 @@ static clt_status_t coulomb_fixed_point(clt_step_context_t *c, relaxed_problem_t
                                         const clt_cone_set_t *cones, clt_solver_options_t *o,
                                         clt_solve_result_t *result) {
   clt_world_t *world = c->world;
-  int dim = q->cone_dim;
   clt_relaxed_work_t *r = c->work->relaxed;
   size_t nc = (size_t)q->nc;
   if (!clt_step_work_grow_doubles(&r->coulomb_shift, &r->coulomb_shift_capacity, q->nc > 0 ? 4 * q->nc : 1))
@@ -1055,29 +1184,7 @@ static clt_status_t coulomb_fixed_point(clt_step_context_t *c, relaxed_problem_t
   o->tolerance = 0.5 * world->method.tolerance;
   for (int round = 1;; round++) {
     /* G(s) of this solution, and the De Saxcé residual of the unshifted problem */
-    double residual = 0.0;
-    for (int j = 0; j < q->nc; j++) {
-      int k = q->offset[j];
-      const double *x = q->x + k, *y = q->y + k; /* y: w of the shifted problem */
-      double wt = dim == 3 ? hypot(y[1], y[2]) : fabs(y[1]);
-      g[j] = q->mu[j] * wt;
-      double wn = y[0] - shift[j] + g[j]; /* w̃_N: the unshifted w_N plus μ‖w_T‖ */
-      /* ‖P − Π_K(P − w̃)‖∞ on the cone ‖x_T‖ ≤ μ x_N */
-      double z[3] = {x[0] - wn, x[1] - y[1], dim == 3 ? x[2] - y[2] : 0.0}, pz[3];
-      double zt = dim == 3 ? hypot(z[1], z[2]) : fabs(z[1]), mu = q->mu[j];
-      if (z[0] >= 0.0 && zt <= mu * z[0]) { /* inside K (with μ = 0: the normal ray) */
-        memcpy(pz, z, sizeof pz);
-      } else if (mu * zt <= -z[0]) {
-        pz[0] = pz[1] = pz[2] = 0.0;
-      } else {
-        double a = (z[0] + mu * zt) / (1.0 + mu * mu);
-        pz[0] = a;
-        pz[1] = mu * a * z[1] / zt;
-        pz[2] = mu * a * z[2] / zt;
-      }
-      for (int i = 0; i < dim; i++) residual = fmax(residual, fabs(x[i] - pz[i]));
-    }
-    result->residual = residual / scale;
+    result->residual = coulomb_residual(q, shift, g) / scale;
     result->iterations = iterations;
     if (result->residual <= world->method.tolerance) {
       result->status = CLT_SOLVE_SOLVED;
@@ -1125,6 +1232,7 @@ static clt_status_t coulomb_fixed_point(clt_step_context_t *c, relaxed_problem_t
   }
   /* the bias again as built (the rows' Δ), for anything that reads b after the solve */
   for (int j = 0; j < q->nc; j++) q->b[q->offset[j]] -= shift[j];
+  if (result->status == CLT_SOLVE_MAX_ITERATIONS) return coulomb_direct(c, q, problem->op, scale, result);
   return CLT_OK;
 }
 

@@ -24,6 +24,8 @@ evaluated on the steps it made, and the check "complete" fails. Every run gets "
                      "max": bound above, or "min": bound below (a collapse)
   max_penetration    max of /diagnostics/penetration <= "max"
   max_joint_error    max of /diagnostics/joint_error <= "max"
+  joint_error_growth max of /diagnostics/joint_error over the second half of the run <= "max_ratio"
+                     times its max over the first half (a bounded error, not a drift)
   max_speed          bodies; max over frames of |v| <= "max"
   final_speed        body; |v| at the last frame <= "max"
   final_velocity     body; |v(end) - expected| <= "abs_tol" or <= "rel_tol" |expected|
@@ -45,7 +47,8 @@ evaluated on the steps it made, and the check "complete" fails. Every run gets "
   energy_loss        E(0) - E(end) <= "abs_max"
   angle_range        body (2D), offset: angle(t) - angle(0) + offset ranges over [lo, hi];
                      max(|lo - expected[0]|, |hi - expected[1]|) <= "max_deg"
-  turns              body (2D): |angle(end) - angle(0)| / 2 pi >= "min"
+  turns              body (2D): |angle(end) - angle(0)| / 2 pi >= "min", or within "rel_tol" of
+                     "expected"
   orbit_rate         body: least-squares slope of the (unwrapped) direction of the horizontal
                      velocity; relative error to "expected" <= "rel_tol"
   speed_range        body: max over frames of ||v| - expected| / expected <= "rel_tol"
@@ -169,6 +172,12 @@ def evaluate(run, c):
     if kind == "max_joint_error":
         p = run.joint_error.max()
         return label, g(p) + " m", f"<= {g(c['max'])} m", p <= c["max"]
+    if kind == "joint_error_growth":
+        half = len(run.joint_error) // 2
+        first, second = run.joint_error[:half].max(), run.joint_error[half:].max()
+        ratio = second / first if first > 0 else (0.0 if second == 0 else math.inf)
+        return (label, f"{g(ratio)} (first half {g(first)} m, second {g(second)} m)",
+                f"<= {g(c['max_ratio'])}", ratio <= c["max_ratio"])
     if kind == "max_speed":
         s = np.linalg.norm(run.v[:, run.bodies(who), :], axis=-1).max()
         return label, g(s) + " m/s", f"<= {g(c['max'])} m/s", s <= c["max"]
@@ -264,6 +273,10 @@ def evaluate(run, c):
     if kind == "turns":
         a = np.unwrap(run.angle[:, b])
         n = abs(a[-1] - a[0]) / (2 * math.pi)
+        if "expected" in c:
+            rel = abs(n - c["expected"]) / c["expected"]
+            return (label, f"{g(n)} ({100 * rel:.3g} % off)",
+                    f"{g(c['expected'])} +- {100 * c['rel_tol']:g} %", rel <= c["rel_tol"])
         return label, g(n), f">= {g(c['min'])}", n >= c["min"]
     if kind == "orbit_rate":
         v = run.v[:, b]
