@@ -16,6 +16,18 @@ const char *clt_algebra_error(void);
 /* What is opened: the SONAME of the LAPACK CMake found (e.g. "libopenblas.so.0"). */
 const char *clt_algebra_library(void);
 
+/* Every routine below runs on one BLAS thread. OpenBLAS splits a product between its own threads
+ * when OPENBLAS_NUM_THREADS or OMP_NUM_THREADS allows it, and the split changes the order of the
+ * sums: the 10-box stack under Lemke differed between 1 and 2 BLAS threads from step 27 on, and
+ * the determinism contract (same bits for any thread count) must not hang on an environment
+ * variable. So each call sets OpenBLAS's thread count to 1 and puts the previous count back when
+ * the last call in progress ends (the setting is process-wide: a program embedding clatter keeps
+ * its own between our calls). Other BLAS users (CHOLMOD) bracket their calls with
+ * clt_algebra_enter / clt_algebra_leave. With a LAPACK other than OpenBLAS (no
+ * openblas_set_num_threads) both do nothing. tests/cli/test_determinism_threads.sh checks it. */
+void clt_algebra_enter(void);
+void clt_algebra_leave(void);
+
 void clt_dgetrf(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
 void clt_dgetrs(const char *trans, const int *n, const int *nrhs, const double *a, const int *lda, const int *ipiv,
                 double *b, const int *ldb, int *info);

@@ -31,6 +31,11 @@ static bool open_locked(clt_library_t *lib) {
     /* POSIX guarantees that a function's address from dlsym converts; C does not say so */
     memcpy(&lib->symbols[i], &address, sizeof address);
   }
+  for (int i = lib->count; i < lib->count + lib->optional; i++) {
+    void *address = dlsym(handle, lib->names[i]);
+    memcpy(&lib->symbols[i], &address, sizeof address);
+  }
+  dlerror();
   return true; /* the handle stays open for the life of the process */
 }
 

@@ -23,14 +23,15 @@ typedef struct clt_library_t {
   const char *what;          /* for the message, e.g. "LAPACK" */
   const char *soname;        /* what dlopen is given, e.g. "libopenblas.so.0" (set by CMake) */
   int count;                 /* symbols to resolve */
-  const char *const *names;  /* [count] */
-  clt_library_fn_t *symbols; /* [count], filled by clt_library_open */
+  int optional;              /* more names after them, resolved when present (else NULL) */
+  const char *const *names;  /* [count + optional] */
+  clt_library_fn_t *symbols; /* [count + optional], filled by clt_library_open */
   atomic_int state;          /* 0 not tried, 1 open, −1 failed (error holds why) */
   char error[512];
 } clt_library_t;
 
 /* Opens lib once per process and resolves all its names; later calls return at once. Returns
- * true when every symbol is there. On failure lib->error names the library, its soname and
+ * true when every required symbol is there (the optional ones may be NULL). On failure lib->error names the library, its soname and
  * dlerror's reason, the same text is written once to stderr (the solvers that asked see only
  * their routine fail), and every later call returns false without trying again. */
 bool clt_library_open(clt_library_t *lib);

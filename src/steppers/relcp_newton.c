@@ -32,6 +32,7 @@
  * speed up an 11-generation colony run), and refactorized numerically each step with the new
  * diagonal. On 3D packings the factor fills in (1 000 ellipsoids, 4 900 rows: 0.8 M nonzeros,
  * 0.26 Gflop) and the solve is ~10× slower than APGD: stage_relcp_solve.c documents the choice. */
+#include "base/algebra.h"
 #include "steppers/relcp_newton.h"
 
 #include <math.h>
@@ -192,13 +193,18 @@ static bool factor_shifted(newton_t *t, const double *dvec, double rho) {
   for (int p = 0; p < n; p++)
     for (int e = ap[p]; e < ap[p + 1]; e++) ax[e] = ai[e] == p ? t->template_x[e] + dvec[p] : t->template_x[e];
   double beta[2] = {rho, 0.0};
-  if (!CHOLMOD(factorize_p)(t->a, beta, NULL, 0, t->factor, &t->cc)) return false;
+  clt_algebra_enter(); /* CHOLMOD's supernodes go to OpenBLAS: one thread (base/algebra.h) */
+  int ok = CHOLMOD(factorize_p)(t->a, beta, NULL, 0, t->factor, &t->cc);
+  clt_algebra_leave();
+  if (!ok) return false;
   return t->cc.status == CHOLMOD_OK && t->factor->minor >= (size_t)n;
 }
 
 /* x = (A + D + ρI)⁻¹ rhs with the current factor; false if CHOLMOD failed. */
 static bool solve_into(newton_t *t, double *x) {
+  clt_algebra_enter();
   cholmod_dense *sol = CHOLMOD(solve)(CHOLMOD_A, t->factor, t->rhs, &t->cc);
+  clt_algebra_leave();
   if (!sol) return false;
   memcpy(x, sol->x, sizeof(double) * (size_t)t->n);
   CHOLMOD(free_dense)(&sol, &t->cc);
