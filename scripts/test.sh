@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Builds clatter and runs the whole test suite: a warnings-as-errors release build, then an
-# AddressSanitizer + UBSan build of the same tests. Usage: bash scripts/test.sh [--no-sanitize]
+# Checks the layering, builds clatter and runs the whole test suite: a warnings-as-errors release
+# build, then an AddressSanitizer + UBSan build of the same tests. Usage: bash scripts/test.sh
+# [--no-sanitize]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
+
+# layers only point down (docs/architecture.md): the includes now, the calls in tools/test_check_layers
+/usr/bin/python3 scripts/check_layers.py
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCLATTER_WERROR=ON >/dev/null
 cmake --build build -j"$jobs"

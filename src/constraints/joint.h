@@ -32,6 +32,12 @@ int clt_joint_rows(const clt_world_t *world, const clt_joint_rec_t *joint, clt_j
 
 const clt_joint_ops_t *clt_joint_ops(clt_joint_type_t type);
 
+/* Joint constraint values Θ (SPEC.md §1) at the current state: writes at most 6 components into
+ * theta and returns their count. */
+int clt_joint_constraint(const clt_world_t *world, const clt_joint_rec_t *joint, double theta[6]);
+/* max |Θ| over all joints (0 with none). */
+double clt_world_joint_error(const clt_world_t *world);
+
 extern const clt_joint_ops_t clt_joint_ops_revolute, clt_joint_ops_spherical, clt_joint_ops_prismatic,
     clt_joint_ops_fixed, clt_joint_ops_distance;
 

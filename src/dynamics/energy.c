@@ -83,29 +83,7 @@ void clt_world_momentum(const clt_world_t *world, double linear[3], double angul
   if (angular) clt_v3_copy(angular, l);
 }
 
-void clt_world_describe_state(clt_world_t *world, clt_diagnostics_t *d) {
-  d->bodies = world->body_count;
-  d->kinetic_energy = clt_world_kinetic_energy(world);
-  d->potential_energy = clt_world_potential_energy(world);
-  d->joint_error = clt_world_joint_error(world);
-  d->joints = world->joint_count;
-  d->penetration = clt_world_penetration(world); /* over all shape pairs (src/steppers/stage_collide.c) */
-  d->infeasibility = d->joint_error > d->penetration ? d->joint_error : d->penetration;
-}
-
 void clt_world_state_changed(clt_world_t *world) {
   world->diagnostics_stale = true;
   world->divergence.valid = false; /* a new reference for the energy test (stage_diverge.c) */
-}
-
-clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics_t *out) {
-  if (!out) return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "get_diagnostics: out must not be NULL");
-  if (world->diagnostics_stale) {
-    /* A cache refresh: logically const (the state is not changed). */
-    clt_world_t *w = (clt_world_t *)world;
-    clt_world_describe_state(w, &w->diagnostics);
-    w->diagnostics_stale = false;
-  }
-  *out = world->diagnostics;
-  return CLT_OK;
 }

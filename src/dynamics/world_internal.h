@@ -226,8 +226,13 @@ clt_body_extra_t *clt_body_extra_mut(clt_world_t *world, int i);
 /* Frees the body names (body.c). */
 void clt_world_free_names(clt_world_t *world);
 
-/* Frees the stepper workspace (src/steppers/step_work.c). */
-void clt_world_free_step_work(clt_world_t *world);
+/* The parts of clt_world_create and clt_world_destroy (steppers/method.c) that are the world's own
+ * storage: the checks of a definition outside its method block (false with a "world: ..." reason
+ * in msg), a world allocated and set from a checked definition (NULL when out of memory), and
+ * freeing everything it holds but the step workspace and the world itself. */
+bool clt_world_check_def(const clt_world_def_t *def, char *msg, size_t n);
+clt_world_t *clt_world_new(const clt_world_def_t *def);
+void clt_world_free_storage(clt_world_t *world);
 
 /* Sets world->error from a printf-style message and returns status (pass-through for returns). */
 clt_status_t clt_world_fail(clt_world_t *world, clt_status_t status, const char *format, ...)
@@ -275,19 +280,6 @@ bool clt_force_element_gradient(const clt_world_t *world, const clt_force_rec_t 
 /* A spring–damper element (linear or rotational). */
 bool clt_force_is_element(const clt_force_rec_t *f);
 
-/* Joint constraint values Θ (SPEC.md §1) at the current state: writes at most 6 components into
- * theta and returns their count. */
-int clt_joint_constraint(const clt_world_t *world, const clt_joint_rec_t *joint, double theta[6]);
-/* max |Θ| over all joints (0 with none). */
-double clt_world_joint_error(const clt_world_t *world);
-
-/* Penetration max(0, −Φ) over all shape pairs at the current state (SPEC.md §1 "Infeasibility";
- * src/steppers/stage_collide.c). NaN if its workspace cannot be allocated. */
-double clt_world_penetration(clt_world_t *world);
-
-/* Fills the state-describing fields of d (bodies, energies, joint error, penetration,
- * infeasibility) from the current state. */
-void clt_world_describe_state(clt_world_t *world, clt_diagnostics_t *d);
 /* Marks world->diagnostics' state fields out of date after an edit (a body, joint or force added,
  * a state set): clt_world_get_diagnostics refreshes them on demand, so building a scene of N
  * bodies does not run the all-pairs penetration query N times. */

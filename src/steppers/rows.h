@@ -264,6 +264,8 @@ bool clt_step_work_reserve_joint_impulses(clt_step_work_t *work, int joints);
 /* The world's workspace, created on first use; NULL only when out of memory. */
 clt_step_work_t *clt_step_work(clt_world_t *world);
 void clt_step_work_destroy(clt_step_work_t *work);
+/* Frees the world's workspace (clt_world_destroy) and clears world->step_work. */
+void clt_world_free_step_work(clt_world_t *world);
 /* Grows the row / contact / problem buffers. */
 bool clt_step_work_reserve_rows(clt_step_work_t *work, int rows);
 bool clt_step_work_reserve_contacts(clt_step_work_t *work, int contacts);

@@ -9,7 +9,7 @@
  * key (shape A, shape B, narrow-phase feature) with its impulses — c_n, the friction impulse
  * Σ β_k d_k as a world vector, λ — which warm-start iterative solvers on the next step, and its
  * restitution record. The entry is dropped when the contact leaves the active set or carries no
- * normal impulse. The memory is part of the checkpoint state (src/dynamics/state.c).
+ * normal impulse. The memory is part of the checkpoint state (src/steppers/state.c).
  *
  * Restitution (SPEC.md §1, 003; the exact rule), for pairs with e_N > 0:
  *   1. impact: a contact with no entry (it was not pressing on the step before) that receives

@@ -1,7 +1,9 @@
 /* Stage "diagnose" (SPEC.md §7): the state-describing part of the diagnostics after the step
  * (energies, joint error, infeasibility I(q) over all joints and pairs), and the touching contacts
  * of the step's contact report. Solver fields are filled by the stages that solve; with no rows
- * there is no problem (status none, size 0). */
+ * there is no problem (status none, size 0). clt_world_get_diagnostics lives here too: describing a
+ * state between steps runs the same query over all shape pairs (stage_collide.c), which only this
+ * layer may call (docs/architecture.md). */
 #include <math.h>
 
 #include "steppers/stepper.h"
@@ -31,11 +33,33 @@ static int count_touching(const clt_world_t *world, clt_step_work_t *w) {
   return n;
 }
 
+void clt_world_describe_state(clt_world_t *world, clt_diagnostics_t *d) {
+  d->bodies = world->body_count;
+  d->kinetic_energy = clt_world_kinetic_energy(world);
+  d->potential_energy = clt_world_potential_energy(world);
+  d->joint_error = clt_world_joint_error(world);
+  d->joints = world->joint_count;
+  d->penetration = clt_world_penetration(world); /* over all shape pairs (stage_collide.c) */
+  d->infeasibility = d->joint_error > d->penetration ? d->joint_error : d->penetration;
+}
+
 clt_status_t clt_stage_diagnose(clt_step_context_t *c) {
   clt_diagnostics_t *d = c->diagnostics;
   d->step = c->step;
   d->t = c->t_next;
   clt_world_describe_state(c->world, d);
   d->touching_contacts = count_touching(c->world, c->work);
+  return CLT_OK;
+}
+
+clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics_t *out) {
+  if (!out) return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "get_diagnostics: out must not be NULL");
+  if (world->diagnostics_stale) {
+    /* A cache refresh: logically const (the state is not changed). */
+    clt_world_t *w = (clt_world_t *)world;
+    clt_world_describe_state(w, &w->diagnostics);
+    w->diagnostics_stale = false;
+  }
+  *out = world->diagnostics;
   return CLT_OK;
 }

@@ -84,10 +84,20 @@ clt_status_t clt_stage_diverge(clt_step_context_t *c);
 /* stage_diverge.c: takes the energy test's reference from the state before the step, where the
  * state was set, loaded or the world changed since the last one (called by clt_world_step). */
 clt_status_t clt_divergence_reference(clt_world_t *world);
+/* stage_collide.c: penetration max(0, −Φ) over all shape pairs at the current state (SPEC.md §1
+ * "Infeasibility"). NaN if its workspace cannot be allocated. */
+double clt_world_penetration(clt_world_t *world);
+/* stage_diagnose.c: fills the state-describing fields of d (bodies, energies, joint error,
+ * penetration, infeasibility) from the current state. */
+void clt_world_describe_state(clt_world_t *world, clt_diagnostics_t *d);
 /* stage_collide.c: the pair of bodies whose penetration exceeds fraction × the smaller of their
  * sizes (size[i] per body, +inf for no bound) by the largest ratio; false if none. */
 bool clt_world_worst_penetration(clt_world_t *world, const double *size, double fraction, int *body_a, int *body_b,
                                  double *depth);
+
+/* method.c: checks the method block for a world of the given dimension (clt_world_create); false
+ * with a reason naming the field in msg. */
+bool clt_method_check(const clt_method_t *method, int dimension, char *msg, size_t n);
 
 /* The stages up to the new velocity, shared by every scheme of SPEC.md §1 (the step's mixed LCP
  * with the scheme's bias): use inside a stage array initializer. */
