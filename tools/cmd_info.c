@@ -65,6 +65,7 @@ static int print_json(const char *path, const clt_output_summary_t *s) {
   add_number(o, "set_miss_steps", (double)s->set_miss_steps);
   add_number(o, "initial_energy", s->diagnostics_rows > 0 ? s->initial_energy : NAN);
   add_number(o, "final_energy", s->diagnostics_rows > 0 ? s->final_energy : NAN);
+  add_number(o, "checkpoint_every", (double)s->checkpoint_every);
   if (s->checkpoint_step >= 0) {
     add_number(o, "checkpoint_step", (double)s->checkpoint_step);
   } else {
@@ -130,7 +131,11 @@ static void print_text(const char *path, const clt_output_summary_t *s) {
     printf("energy             n/a (the run wrote no diagnostics)\n");
   }
   if (s->checkpoint_step >= 0) {
-    printf("checkpoint         step %lld\n", (long long)s->checkpoint_step);
+    if (s->checkpoint_every > 0)
+      printf("checkpoint         step %lld (every %lld steps)\n", (long long)s->checkpoint_step,
+             (long long)s->checkpoint_every);
+    else
+      printf("checkpoint         step %lld\n", (long long)s->checkpoint_step);
   } else {
     printf("checkpoint         none\n");
   }

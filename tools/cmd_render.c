@@ -216,7 +216,9 @@ static int render_main(int argc, char **argv) {
   }
   char default_output[300];
   if (!output && !movie) {
-    snprintf(default_output, sizeof default_output, "%s.png", run->scene_name[0] ? run->scene_name : "frame");
+    char stem[256];
+    clt_tool_file_stem(run->scene_name, "frame", stem, sizeof stem);
+    snprintf(default_output, sizeof default_output, "%s.png", stem);
     output = default_output;
   }
   if (movie) {

@@ -40,12 +40,16 @@ static void usage(FILE *out) {
           "and writes trajectories and per-step diagnostics to OUT.h5 and OUT.csv.\n"
           "\n"
           "options:\n"
-          "  -o, --output OUT.h5      output file (default: the scene's output.path, else <name>.h5)\n"
+          "  -o, --output OUT.h5      output file (default: the scene's output.path, a path relative\n"
+          "                           to the current folder, else <name>.h5)\n"
+          "  --overwrite              replace OUT.h5 / OUT.csv if they exist (without it: an error)\n"
           "  --set PATH=VALUE         override any scene field by JSON path, e.g. method.scheme=none,\n"
           "                           bodies[0].mass=2 (VALUE is JSON if it parses, else a string)\n"
           "  --param NAME=VALUE       override a declared scene parameter\n"
-          "  --checkpoint-every N     store the full state every N steps (for --resume)\n"
-          "  --resume OUT.h5          continue an interrupted run from its last checkpoint\n"
+          "  --checkpoint-every N     store the full state every N steps (for --resume; a resumed\n"
+          "                           run keeps the interval it was started with)\n"
+          "  --resume OUT.h5          continue an interrupted run from its last checkpoint (also a\n"
+          "                           run killed before it closed: give its final name)\n"
           "  --start-from RUN.h5      start from RUN.h5's last checkpoint instead of the scene's\n"
           "                           initial state, into a new file (-o, required): a branch with\n"
           "                           other settings (--set; without SCENE.json, RUN.h5's own scene);\n"
@@ -72,6 +76,7 @@ typedef struct run_args_t {
   long long checkpoint_every;
   long long max_steps;
   bool quiet;
+  bool overwrite;
 } run_args_t;
 
 static bool parse_count(const char *option, const char *text, long long min, long long *out) {
@@ -116,6 +121,23 @@ static int parse_args(int argc, char **argv, run_args_t *a) {
       if (value) break;
     }
     if (value) {
+      /* an option given twice is an error, not the last one silently winning (--set and --param
+       * repeat by design) */
+      static const char *const once[] = {"-o", "--output", "--checkpoint-every", "--resume", "--max-steps",
+                                         "--start-from", NULL};
+      for (int k = 0; once[k]; k++) {
+        if (strcmp(name, once[k]) != 0) continue;
+        bool is_output = strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0;
+        const char *seen = is_output ? a->output_path
+                           : strcmp(name, "--resume") == 0     ? a->resume_path
+                           : strcmp(name, "--start-from") == 0 ? a->start_path
+                           : strcmp(name, "--max-steps") == 0  ? (a->max_steps >= 0 ? "" : NULL)
+                                                               : (a->checkpoint_every > 0 ? "" : NULL);
+        if (seen) {
+          fprintf(stderr, "clatter run: %s given twice\n", is_output ? "-o/--output" : name);
+          return 2;
+        }
+      }
       if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) {
         a->output_path = value;
       } else if (strcmp(name, "--set") == 0) {
@@ -135,6 +157,8 @@ static int parse_args(int argc, char **argv, run_args_t *a) {
     }
     if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
       a->quiet = true;
+    } else if (strcmp(arg, "--overwrite") == 0) {
+      a->overwrite = true;
     } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
       usage(stdout);
       return 0;
@@ -148,10 +172,11 @@ static int parse_args(int argc, char **argv, run_args_t *a) {
       a->scene_path = arg;
     }
   }
-  if (a->resume_path && (a->scene_path || a->output_path || a->set_count || a->param_count || a->start_path)) {
+  if (a->resume_path &&
+      (a->scene_path || a->output_path || a->set_count || a->param_count || a->start_path || a->overwrite)) {
     fprintf(stderr,
             "clatter run: --resume takes the scene and output from the run file; it cannot be combined "
-            "with a scene, -o, --set, --param or --start-from\n");
+            "with a scene, -o, --set, --param, --start-from or --overwrite\n");
     return 2;
   }
   if (a->start_path && !a->output_path) {
@@ -277,6 +302,19 @@ static void report_unconverged(const unconverged_t *u, long long steps, double t
           u->count, steps, tolerance, kinds, u->worst_residual, (long long)u->worst_step, (long long)u->first_step);
 }
 
+/* A relative path that stays inside the current folder: no leading '/', no ".." component. */
+static bool relative_inside(const char *path) {
+  if (path[0] == '/') return false;
+  for (const char *p = path; *p;) {
+    const char *end = strchr(p, '/');
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == 2 && p[0] == '.' && p[1] == '.') return false;
+    if (!end) break;
+    p = end + 1;
+  }
+  return true;
+}
+
 /* Whether two paths name the same existing file. */
 static bool same_file(const char *a, const char *b) {
   struct stat sa, sb;
@@ -327,11 +365,15 @@ static int run(int argc, char **argv) {
     status = clt_output_resume(args.resume_path, log_to_stderr, NULL, &scene, &world, &out, message,
                                sizeof message);
     if (status != CLT_OK) {
-      fprintf(stderr, "clatter run: cannot resume: %s\n", message);
+      fprintf(stderr, "clatter run: cannot resume: %s\n", message[0] ? message : clt_status_name(status));
       free(args.sets);
       free(args.params);
       return exit_for_status(status);
     }
+    /* the interval the run was started with, unless this invocation gives one */
+    if (args.checkpoint_every == 0) args.checkpoint_every = clt_output_checkpoint_every(out);
+    else if (clt_output_set_checkpoint_every(out, args.checkpoint_every) != CLT_OK)
+      fprintf(stderr, "clatter run: warning: could not record the checkpoint interval\n");
   } else {
     clt_scene_overrides_t overrides = {args.sets, args.set_count, args.params, args.param_count};
     char *stored = NULL;
@@ -377,13 +419,33 @@ static int run(int argc, char **argv) {
     }
     char default_path[600];
     const char *path = args.output_path;
-    if (!path && clt_scene_output(scene)->path[0]) path = clt_scene_output(scene)->path;
+    if (!path && clt_scene_output(scene)->path[0]) {
+      path = clt_scene_output(scene)->path;
+      if (!relative_inside(path)) {
+        fprintf(stderr,
+                "%s: output.path: \"%s\" is not a path inside the current folder (no leading /, no ..); "
+                "a scene file cannot choose where else to write: give -o on the command line\n",
+                args.scene_path ? args.scene_path : "scene", path);
+        clt_world_destroy(world);
+        clt_scene_destroy(scene);
+        return 2;
+      }
+    }
     if (!path) {
-      snprintf(default_path, sizeof default_path, "%s.h5", clt_scene_name(scene));
+      char stem[512];
+      clt_tool_file_stem(clt_scene_name(scene), "run", stem, sizeof stem);
+      snprintf(default_path, sizeof default_path, "%s.h5", stem);
       path = default_path;
     }
-    status = clt_output_create(path, scene, world, &out, message, sizeof message);
+    status = clt_output_create_flags(path, scene, world, args.overwrite ? CLT_OUTPUT_OVERWRITE : 0u, &out, message,
+                                     sizeof message);
+    if (status == CLT_OK && args.checkpoint_every > 0)
+      status = clt_output_set_checkpoint_every(out, args.checkpoint_every);
     if (status != CLT_OK) {
+      if (out) {
+        clt_output_discard(out);
+        snprintf(message, sizeof message, "%s: cannot write the output file", path);
+      }
       fprintf(stderr, "clatter run: %s\n", message);
       clt_world_destroy(world);
       clt_scene_destroy(scene);

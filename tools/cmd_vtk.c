@@ -73,7 +73,7 @@ int clt_cmd_vtk(int argc, char **argv) {
   }
   char name_buf[256];
   if (!name) {
-    snprintf(name_buf, sizeof name_buf, "%s", run->scene_name[0] ? run->scene_name : "run");
+    clt_tool_file_stem(run->scene_name, "run", name_buf, sizeof name_buf);
     name = name_buf;
   }
   int written = 0;

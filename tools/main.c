@@ -6,6 +6,7 @@
 #endif
 
 #include "clatter/clatter.h"
+#include "clatter/output.h"
 #include "commands.h"
 
 static void print_usage(FILE *out) {
@@ -35,6 +36,7 @@ int main(int argc, char **argv) {
    * first 300 steps of the 8·10³ pile (bench/granular/results.md, "Session 16"). */
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
+  clt_output_no_exit_handler(); /* before any HDF5 call: output.h says why */
   if (argc < 2) {
     return clt_cmd_run(argc - 1, argv + 1);
   }

@@ -3,7 +3,12 @@
  *
  * A run writes OUT.h5.tmp and OUT.csv.tmp and renames them to OUT.h5 / OUT.csv in
  * clt_output_close, so a final name always holds a complete, valid file whose root attribute
- * "status" says whether the run completed, was interrupted or failed. Data are buffered in memory
+ * "status" says whether the run completed, was interrupted or failed. The temporary files are
+ * created exclusively (an existing file or a link there is an error, never followed or replaced)
+ * and OUT.h5.tmp carries a write lock (an open file description lock) while a process writes it: a
+ * second run on the same path fails at once and touches nothing of the first; only the files a
+ * process made are removed when it gives up. A final file that exists is not replaced unless
+ * CLT_OUTPUT_OVERWRITE is given (a resumed run replaces the file it continues). Data are buffered in memory
  * and flushed (with H5Fflush) every few thousand rows, at each checkpoint and at close.
  * The functions never print (HDF5's own error printing is silenced while they run). */
 #ifndef CLATTER_OUTPUT_H
@@ -42,8 +47,16 @@ void clt_output_csv_path(const char *h5_path, char *buf, size_t size);
 clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, const clt_world_t *world,
                                clt_output_t **out, char *message, size_t message_size);
 
+/* clt_output_create with flags: CLT_OUTPUT_OVERWRITE replaces existing final files at close
+ * (without it, an existing OUT.h5 or OUT.csv is CLT_ERR_IO before anything is written). */
+#define CLT_OUTPUT_OVERWRITE 1u
+clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene, const clt_world_t *world,
+                                     unsigned flags, clt_output_t **out, char *message, size_t message_size);
+
 /* Reopens a finished or interrupted run for continuation: copies path to path + ".tmp" (and its
- * CSV), rebuilds the scene from the stored JSON and the world from the scene, restores the latest
+ * CSV; a run killed before it closed left only path.tmp and its CSV's .tmp: they are taken as the
+ * run file when they reach at least path's checkpoint, and refused while another process writes
+ * them), rebuilds the scene from the stored JSON and the world from the scene, restores the latest
  * checkpoint (or the initial state if the file has none) and truncates every dataset and the CSV
  * after the checkpoint's step. The caller steps the world on and closes as for a new run.
  * log (may be NULL) becomes the world's log sink. */
@@ -68,6 +81,11 @@ void clt_output_record_final_state(clt_output_t *out, const clt_world_t *world);
 /* Step of the checkpoint last written or restored (−1 if none). */
 int64_t clt_output_checkpoint_step(const clt_output_t *out);
 
+/* The checkpoint interval in steps kept in the file (root attribute checkpoint_every; 0: none),
+ * so that a resumed run keeps the interval it was started with. */
+clt_status_t clt_output_set_checkpoint_every(clt_output_t *out, int64_t steps);
+int64_t clt_output_checkpoint_every(const clt_output_t *out);
+
 /* Flushes, sets the status (and status_message, may be NULL), closes and renames the temporary
  * files to their final names. Frees out, also on failure. */
 clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t status, const char *status_message,
@@ -75,6 +93,13 @@ clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t status, const 
 
 /* Closes and deletes the temporary files (a run that could not start). Frees out. */
 void clt_output_discard(clt_output_t *out);
+
+/* For programs that close every run file they open (the clatter CLI): keeps HDF5 from installing
+ * its exit handler. Call it before any other clatter or HDF5 call. Why: when a write fails (a full
+ * disk), HDF5 1.10 cannot close the file and keeps it, and at exit its handler crashed on that
+ * file (SIGSEGV in H5F__close_cb) after clatter had reported the error. Affects the whole process:
+ * a program with HDF5 files of its own that relies on HDF5 closing them at exit should not call it. */
+void clt_output_no_exit_handler(void);
 
 const char *clt_output_path(const clt_output_t *out);     /* final HDF5 path */
 const char *clt_output_csv_file(const clt_output_t *out); /* final CSV path ("" if no CSV) */
@@ -118,6 +143,7 @@ typedef struct clt_output_summary_t {
   double initial_energy;     /* kinetic + potential, first and last diagnostics row */
   double final_energy;
   int64_t checkpoint_step; /* −1 if none */
+  int64_t checkpoint_every; /* the interval it was run with (root attribute checkpoint_every), 0 if none */
   int64_t first_step;      /* step of the first row: 0, or the checkpoint a --start-from run began at */
   double wall_s;           /* sum of the per-step wall times */
   char state_hash[17];     /* clt_world_state_hash of the final state, 16 hex digits; "" if not stored */

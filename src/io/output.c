@@ -4,9 +4,13 @@
  * so a file cut short (interrupt, error) is still a valid file whose datasets simply end early;
  * resuming shrinks them back to the checkpoint's step. Object modification times are not
  * recorded (H5Pset_obj_track_times) so identical runs give identical data. */
+#define _GNU_SOURCE /* O_NOFOLLOW, O_CLOEXEC, open file description locks (F_OFD_SETLK), link */
 #include "clatter/output.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +163,96 @@ struct clt_output_t {
   char state_hash[17];
   const clt_method_t *method; /* the world's (resume: how a missing /contacts/touching is made) */
   int64_t state_hash_step;
+  /* the temporary files this process made (only those are removed), the descriptor that holds
+   * the lock on tmp_path, and whether closing may replace an existing final file */
+  bool own_tmp, own_csv_tmp;
+  int lock_fd;
+  bool replace_final;
+  int64_t checkpoint_every; /* the root attribute checkpoint_every (0: none) */
+  /* a write failed (errno then in write_errno): HDF5 is not asked to write anything more, not even
+   * to close, so the file on disk stays as of its last flush (see clt_output_close) */
+  bool failed;
+  int write_errno;
 };
+
+/* Marks out failed after a write that did not succeed, keeping errno's reason. */
+static void note_failure(clt_output_t *out, int err) {
+  if (!out->failed) out->write_errno = err;
+  out->failed = true;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Temporary files: made exclusively, never through a link, locked while written (output.h) */
+
+/* Whether some open file holds a write lock on path (false also when path cannot be opened).
+ * The lock is an open file description lock (F_OFD_SETLK): a classic POSIX lock belongs to the
+ * process and goes when it closes any descriptor of the file, which HDF5 does while it creates
+ * one, and a BSD lock (flock) would collide with HDF5's own on its descriptor. */
+static bool locked(const char *path) {
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct flock fl;
+  memset(&fl, 0, sizeof fl);
+  fl.l_type = F_WRLCK;
+  fl.l_whence = SEEK_SET;
+  bool held = fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+  close(fd);
+  return held;
+}
+
+/* Why a temporary file that exists cannot be made: another run is writing it, or one was
+ * interrupted (then --resume continues it). */
+static void explain_existing(const char *tmp, const char *final, char *message, size_t size) {
+  if (locked(tmp))
+    snprintf(message, size, "%s: another run is writing %s (it holds the lock on this file); wait for it or "
+             "choose another -o", tmp, final);
+  else
+    snprintf(message, size,
+             "%s exists: a run writing %s was interrupted; continue it with `clatter run --resume %s`, or delete %s "
+             "to start again",
+             tmp, final, final, tmp);
+}
+
+/* Creates path (which must not exist; a link there is not followed) for writing. lock: also takes
+ * a write lock on it (locked()), kept while the descriptor is open. Returns the descriptor, or −1 with a
+ * message. */
+static int create_exclusive(const char *path, const char *final, bool lock, char *message, size_t size) {
+  int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EEXIST) explain_existing(path, final, message, size);
+    else snprintf(message, size, "%s: cannot create: %s", path, strerror(errno));
+    return -1;
+  }
+  if (lock) {
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    if (fcntl(fd, F_OFD_SETLK, &fl) != 0) {
+      snprintf(message, size, "%s: cannot lock: %s", path, strerror(errno));
+      close(fd);
+      unlink(path);
+      return -1;
+    }
+  }
+  return fd;
+}
+
+/* Whether path is still the file behind fd (nobody swapped it between our create and a reopen
+ * by name, as HDF5 does). */
+static bool same_inode(int fd, const char *path) {
+  struct stat a, b;
+  return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && S_ISREG(b.st_mode) && a.st_dev == b.st_dev &&
+         a.st_ino == b.st_ino;
+}
+
+/* tmp → final: rename where the final file may be replaced (a resumed run, --overwrite), else a
+ * hard link that fails if the final name exists, then the temporary name removed. */
+static int publish(const char *tmp, const char *final, bool replace) {
+  if (replace) return rename(tmp, final);
+  if (link(tmp, final) != 0) return -1;
+  return unlink(tmp);
+}
 
 /* ---------------------------------------------------------------------------------------------
  * HDF5 helpers */
@@ -437,6 +530,7 @@ static void output_free(clt_output_t *out) {
   free(out->cont_count);
   if (out->file > 0) H5Fclose(out->file);
   if (out->csv) fclose(out->csv);
+  if (out->lock_fd >= 0) close(out->lock_fd);
   free(out->diag_buffer);
   free(out->bodies);
   free(out->path);
@@ -453,6 +547,7 @@ static clt_output_t *output_alloc(const char *path, const clt_scene_t *scene) {
   for (int i = 0; i < TRAJ_COUNT; i++) out->traj[i] = -1;
   for (int i = 0; i < CONT_DATASETS; i++) out->cont[i] = -1;
   out->file = -1;
+  out->lock_fd = -1;
   out->checkpoint_step = -1;
   out->options = *clt_scene_output(scene);
   out->contacts = out->options.contacts && out->options.trajectory;
@@ -1007,13 +1102,58 @@ static bool frame_due(const clt_output_t *out, int64_t step) {
   return step % out->options.interval_steps == 0;
 }
 
+/* A final name that must not be replaced: refused when it exists (or is a folder either way). */
+static bool final_free(const char *path, bool overwrite, char *message, size_t size) {
+  struct stat st;
+  if (lstat(path, &st) != 0) return true;
+  if (S_ISDIR(st.st_mode)) {
+    snprintf(message, size, "%s: is a folder, not an output file", path);
+    return false;
+  }
+  if (overwrite) return true;
+  snprintf(message, size, "%s exists; give --overwrite to replace it (or --resume to continue it)", path);
+  return false;
+}
+
+/* The CSV's temporary file, made exclusively, open for writing with its header (own_csv_tmp). */
+static bool create_csv(clt_output_t *out, char *message, size_t message_size) {
+  int fd = create_exclusive(out->csv_tmp_path, out->path, false, message, message_size);
+  if (fd < 0) return false;
+  out->own_csv_tmp = true;
+  out->csv = fdopen(fd, "w");
+  if (!out->csv) {
+    snprintf(message, message_size, "%s: cannot open: %s", out->csv_tmp_path, strerror(errno));
+    close(fd);
+    return false;
+  }
+  return true;
+}
+
 clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, const clt_world_t *world,
                                clt_output_t **result, char *message, size_t message_size) {
+  return clt_output_create_flags(path, scene, world, 0u, result, message, message_size);
+}
+
+clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene, const clt_world_t *world,
+                                     unsigned flags, clt_output_t **result, char *message, size_t message_size) {
   *result = NULL;
   clt_output_t *out = output_alloc(path, scene);
   if (!out) return CLT_ERR_OUT_OF_MEMORY;
-  silence_t quiet = silence_begin();
+  bool overwrite = (flags & CLT_OUTPUT_OVERWRITE) != 0;
+  out->replace_final = overwrite;
+  if (!final_free(out->path, overwrite, message, message_size) ||
+      (out->csv_path[0] && !final_free(out->csv_path, overwrite, message, message_size))) {
+    output_free(out);
+    return CLT_ERR_IO;
+  }
   clt_status_t status = CLT_OK;
+  out->lock_fd = create_exclusive(out->tmp_path, out->path, true, message, message_size);
+  if (out->lock_fd < 0) {
+    output_free(out);
+    return CLT_ERR_IO;
+  }
+  out->own_tmp = true;
+  silence_t quiet = silence_begin();
   hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
   H5Pset_obj_track_times(fcpl, 0);
   out->file = H5Fcreate(out->tmp_path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
@@ -1021,23 +1161,23 @@ clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, const
   if (out->file < 0) {
     set_message(message, message_size, "%s: cannot create the output file%s", out->tmp_path, NULL);
     status = CLT_ERR_IO;
+  } else if (!same_inode(out->lock_fd, out->tmp_path)) {
+    set_message(message, message_size, "%s: replaced by another file while being created%s", out->tmp_path, NULL);
+    out->own_tmp = false; /* not ours any more: left alone */
+    status = CLT_ERR_IO;
   }
   if (status == CLT_OK && out->csv_path[0]) {
-    out->csv = fopen(out->csv_tmp_path, "w");
-    if (!out->csv) {
-      set_message(message, message_size, "%s: cannot create: %s", out->csv_tmp_path, strerror(errno));
-      status = CLT_ERR_IO;
-    } else {
-      csv_header(out->csv);
-    }
+    if (!create_csv(out, message, message_size)) status = CLT_ERR_IO;
+    else csv_header(out->csv);
   }
   if (status == CLT_OK && !setup_bodies(out, world)) status = CLT_ERR_OUT_OF_MEMORY;
   if (status == CLT_OK && (!write_static(out, scene, world) || !open_series(out, true))) {
     set_message(message, message_size, "%s: cannot write the output file%s", out->tmp_path, NULL);
     status = CLT_ERR_IO;
   }
-  if (status == CLT_OK) {
-    if (!record_row(out, world) || !record_frame(out, world) || !flush_buffers(out)) {
+  if (status == CLT_OK) { /* H5Fflush: a run whose later writes fail still leaves a readable file */
+    if (!record_row(out, world) || !record_frame(out, world) || !flush_buffers(out) ||
+        H5Fflush(out->file, H5F_SCOPE_LOCAL) < 0) {
       set_message(message, message_size, "%s: cannot write the output file%s", out->tmp_path, NULL);
       status = CLT_ERR_IO;
     }
@@ -1052,9 +1192,12 @@ clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, const
 }
 
 clt_status_t clt_output_record_step(clt_output_t *out, const clt_world_t *world) {
+  if (out->failed) return CLT_ERR_IO;
   silence_t quiet = silence_begin();
+  errno = 0;
   bool ok = record_row(out, world);
   if (ok && frame_due(out, clt_world_step_count(world))) ok = record_frame(out, world);
+  if (!ok) note_failure(out, errno);
   silence_end(quiet);
   return ok ? CLT_OK : CLT_ERR_IO;
 }
@@ -1070,6 +1213,7 @@ void clt_output_record_final_state(clt_output_t *out, const clt_world_t *world) 
 }
 
 clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *world) {
+  if (out->failed) return CLT_ERR_IO;
   size_t size = clt_world_state_size(world);
   unsigned char *blob = malloc(size > 0 ? size : 1);
   if (!blob) return CLT_ERR_OUT_OF_MEMORY;
@@ -1079,6 +1223,7 @@ clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *w
     return status;
   }
   silence_t quiet = silence_begin();
+  errno = 0;
   bool ok = flush_buffers(out);
   hid_t g = -1, d = -1;
   if (ok) {
@@ -1101,6 +1246,7 @@ clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *w
   if (d >= 0) H5Dclose(d);
   if (g >= 0) H5Gclose(g);
   ok = ok && H5Fflush(out->file, H5F_SCOPE_LOCAL) >= 0;
+  if (!ok) note_failure(out, errno);
   silence_end(quiet);
   free(blob);
   if (ok) out->checkpoint_step = step;
@@ -1108,12 +1254,47 @@ clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *w
 }
 
 int64_t clt_output_checkpoint_step(const clt_output_t *out) { return out->checkpoint_step; }
+
+int64_t clt_output_checkpoint_every(const clt_output_t *out) { return out->checkpoint_every; }
+
+void clt_output_no_exit_handler(void) { H5dont_atexit(); }
+
+clt_status_t clt_output_set_checkpoint_every(clt_output_t *out, int64_t steps) {
+  if (!out || steps < 0) return CLT_ERR_INVALID_ARGUMENT;
+  silence_t quiet = silence_begin();
+  bool ok = set_attr_int64(out->file, "checkpoint_every", steps) >= 0;
+  silence_end(quiet);
+  if (ok) out->checkpoint_every = steps;
+  return ok ? CLT_OK : CLT_ERR_IO;
+}
 const char *clt_output_path(const clt_output_t *out) { return out->path; }
 const char *clt_output_csv_file(const clt_output_t *out) { return out->csv_path; }
 
+/* After a failed write: the HDF5 objects are let go without closing them (closing writes, and a
+ * half-written close on a full disk is what leaves a file that cannot be opened; the CLI keeps
+ * HDF5 from writing at exit, clt_output_no_exit_handler), the CSV is closed, and the temporary
+ * files stay for --resume, which continues from their last checkpoint if it reached the disk. */
+static clt_status_t close_failed(clt_output_t *out, char *message, size_t message_size) {
+  const char *why = out->write_errno ? strerror(out->write_errno) : "the HDF5 library reported an error";
+  snprintf(message, message_size,
+           "%s: writing failed (%s); the file is left as it was at its last flush: make room and continue "
+           "with `clatter run --resume %s`, or delete %s",
+           out->tmp_path, why, out->path, out->tmp_path);
+  for (int i = 0; i < COLUMN_COUNT; i++) out->diag[i] = -1;
+  for (int i = 0; i < TRAJ_COUNT; i++) out->traj[i] = -1;
+  for (int i = 0; i < CONT_DATASETS; i++) out->cont[i] = -1;
+  out->file = -1;
+  if (out->csv) fclose(out->csv);
+  out->csv = NULL;
+  output_free(out);
+  return CLT_ERR_IO;
+}
+
 clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t run_status, const char *status_message,
                               char *message, size_t message_size) {
+  if (out->failed) return close_failed(out, message, message_size);
   silence_t quiet = silence_begin();
+  errno = 0;
   bool ok = flush_buffers(out);
   ok = ok && set_attr_string(out->file, "status", clt_run_status_name(run_status)) >= 0;
   ok = ok && set_attr_string(out->file, "status_message", status_message ? status_message : "") >= 0;
@@ -1127,7 +1308,12 @@ clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t run_status, co
     if (H5Aexists(out->file, "state_hash") > 0) ok = ok && H5Adelete(out->file, "state_hash") >= 0;
     if (H5Aexists(out->file, "state_hash_step") > 0) ok = ok && H5Adelete(out->file, "state_hash_step") >= 0;
   }
-  ok = ok && H5Fclose(out->file) >= 0;
+  if (!ok) { /* nothing of the close was written yet: the file stays as of its last flush */
+    note_failure(out, errno);
+    silence_end(quiet);
+    return close_failed(out, message, message_size);
+  }
+  ok = H5Fclose(out->file) >= 0;
   out->file = -1;
   if (out->csv) {
     ok = (fclose(out->csv) == 0) && ok;
@@ -1138,11 +1324,20 @@ clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t run_status, co
   if (!ok) {
     set_message(message, message_size, "%s: writing the output failed%s", out->tmp_path, NULL);
     status = CLT_ERR_IO;
-  } else if (rename(out->tmp_path, out->path) != 0) {
-    set_message(message, message_size, "%s: cannot rename: %s", out->tmp_path, strerror(errno));
+  } else if (publish(out->tmp_path, out->path, out->replace_final) != 0) {
+    if (errno == EEXIST)
+      snprintf(message, message_size, "%s appeared while the run was writing it; the run's output is left in %s",
+               out->path, out->tmp_path);
+    else
+      snprintf(message, message_size, "%s: cannot rename to %s: %s", out->tmp_path, out->path, strerror(errno));
     status = CLT_ERR_IO;
-  } else if (out->csv_path[0] && rename(out->csv_tmp_path, out->csv_path) != 0) {
-    set_message(message, message_size, "%s: cannot rename: %s", out->csv_tmp_path, strerror(errno));
+  } else if (out->csv_path[0] && publish(out->csv_tmp_path, out->csv_path, out->replace_final) != 0) {
+    if (errno == EEXIST)
+      snprintf(message, message_size, "%s appeared while the run was writing it; the run's CSV is left in %s",
+               out->csv_path, out->csv_tmp_path);
+    else
+      snprintf(message, message_size, "%s: cannot rename to %s: %s", out->csv_tmp_path, out->csv_path,
+               strerror(errno));
     status = CLT_ERR_IO;
   }
   output_free(out);
@@ -1169,34 +1364,38 @@ void clt_output_discard(clt_output_t *out) {
   silence_end(quiet);
   if (out->csv) fclose(out->csv);
   out->csv = NULL;
-  remove(out->tmp_path);
-  if (out->csv_path[0]) remove(out->csv_tmp_path);
+  /* only what this process made: a second run on the same path must not delete the first's */
+  if (out->own_tmp) unlink(out->tmp_path);
+  if (out->own_csv_tmp && out->csv_path[0]) unlink(out->csv_tmp_path);
   output_free(out);
 }
 
 /* ---------------------------------------------------------------------------------------------
  * Resume */
 
-static bool copy_file(const char *from, const char *to) {
-  FILE *in = fopen(from, "rb");
-  if (!in) return false;
-  FILE *o = fopen(to, "wb");
-  if (!o) {
-    fclose(in);
-    return false;
-  }
+/* Copies from into the empty file open on descriptor fd, which stays open (it holds the temporary
+ * run file's lock). */
+static bool copy_file(const char *from, int fd) {
+  int in = open(from, O_RDONLY | O_CLOEXEC);
+  if (in < 0) return false;
   char buf[1 << 16];
-  size_t n;
   bool ok = true;
-  while ((n = fread(buf, 1, sizeof buf, in)) > 0) {
-    if (fwrite(buf, 1, n, o) != n) {
-      ok = false;
+  for (;;) {
+    ssize_t n = read(in, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ok = n == 0;
       break;
     }
+    for (ssize_t done = 0; ok && done < n;) {
+      ssize_t w = write(fd, buf + done, (size_t)(n - done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) ok = false;
+      else done += w;
+    }
+    if (!ok) break;
   }
-  if (ferror(in)) ok = false;
-  fclose(in);
-  if (fclose(o) != 0) ok = false;
+  close(in);
   return ok;
 }
 
@@ -1210,14 +1409,9 @@ static void header_text(char *buf, size_t size) {
 /* Copies the CSV keeping the header and the rows of steps ≤ last_step (one row per step from 0).
  * A CSV of before the late columns (its header the current one without its last columns, each of
  * them late) gets those columns, -1 in its rows (as their /diagnostics datasets: open_series). */
-static bool copy_csv_prefix(const char *from, const char *to, int64_t last_step) { /* last_step: rows − 1 */
+static bool copy_csv_prefix(const char *from, FILE *o, int64_t last_step) { /* last_step: rows − 1 */
   FILE *in = fopen(from, "rb");
   if (!in) return false;
-  FILE *o = fopen(to, "wb");
-  if (!o) {
-    fclose(in);
-    return false;
-  }
   char header[2048], line[2048];
   header_text(header, sizeof header);
   size_t n = 0;
@@ -1246,7 +1440,7 @@ static bool copy_csv_prefix(const char *from, const char *to, int64_t last_step)
   }
   if (lines > 0) ok = false; /* the CSV ended before the checkpoint: damaged */
   fclose(in);
-  if (fclose(o) != 0) ok = false;
+  if (fflush(o) != 0) ok = false;
   return ok;
 }
 
@@ -1465,12 +1659,75 @@ static int64_t first_step(hid_t file) {
   return first >= 0 ? first : -1;
 }
 
+/* The step of a run file's checkpoint: −1 without one, −2 when the file cannot be read. */
+static int64_t file_checkpoint_step(const char *path) {
+  silence_t quiet = silence_begin();
+  hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  int64_t step = -2;
+  if (file >= 0) {
+    step = -1;
+    if (H5Lexists(file, "checkpoint", H5P_DEFAULT) > 0) {
+      hid_t g = H5Gopen2(file, "checkpoint", H5P_DEFAULT);
+      if (g < 0 || !get_attr_int64(g, "step", &step)) step = -2;
+      if (g >= 0) H5Gclose(g);
+    }
+    H5Fclose(file);
+  }
+  silence_end(quiet);
+  return step;
+}
+
+/* A run killed before it closed leaves path.tmp (and the CSV's .tmp), and --resume is given the
+ * final name: the temporary files take the final names when they are readable and reach at least
+ * the final file's checkpoint (a run killed while resuming copies the final file first, so a
+ * half-copied .tmp is dropped instead). Refused while another process holds their lock. */
+static bool recover_interrupted(const char *path, char *message, size_t size) {
+  char *tmp = concat(path, ".tmp");
+  char csv[4096];
+  clt_output_csv_path(path, csv, sizeof csv);
+  char *csv_tmp = concat(csv, ".tmp");
+  bool ok = tmp && csv_tmp;
+  struct stat st;
+  if (ok && lstat(tmp, &st) == 0) {
+    if (locked(tmp)) {
+      snprintf(message, size, "%s: another run is writing %s (it holds the lock on this file)", tmp, path);
+      ok = false;
+    } else if (!S_ISREG(st.st_mode)) {
+      snprintf(message, size, "%s: not a regular file; remove it", tmp);
+      ok = false;
+    } else {
+      bool have_final = lstat(path, &st) == 0;
+      int64_t tmp_step = file_checkpoint_step(tmp);
+      int64_t final_step = have_final ? file_checkpoint_step(path) : -2;
+      if (tmp_step >= -1 && tmp_step >= final_step) {
+        if (rename(tmp, path) != 0) {
+          snprintf(message, size, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+          ok = false;
+        } else if (lstat(csv_tmp, &st) == 0 && S_ISREG(st.st_mode) && rename(csv_tmp, csv) != 0) {
+          snprintf(message, size, "%s: cannot rename to %s: %s", csv_tmp, csv, strerror(errno));
+          ok = false;
+        }
+      } else if (have_final) { /* the final file is the better one: the leftovers go */
+        unlink(tmp);
+        if (lstat(csv_tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(csv_tmp);
+      } else {
+        snprintf(message, size, "%s: an interrupted run's file that cannot be read (and no %s)", tmp, path);
+        ok = false;
+      }
+    }
+  }
+  free(tmp);
+  free(csv_tmp);
+  return ok;
+}
+
 clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
                                clt_world_t **world_out, clt_output_t **result, char *message,
                                size_t message_size) {
   *scene_out = NULL;
   *world_out = NULL;
   *result = NULL;
+  if (!recover_interrupted(path, message, message_size)) return CLT_ERR_IO;
   char *json = clt_output_read_scene_json(path, message, message_size);
   if (!json) return readable(path, message, message_size) ? CLT_ERR_FORMAT : CLT_ERR_IO;
   char source[4096];
@@ -1491,8 +1748,17 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
     clt_scene_destroy(scene);
     return CLT_ERR_OUT_OF_MEMORY;
   }
+  out->replace_final = true; /* the continued run replaces the file it continues */
+  out->lock_fd = create_exclusive(out->tmp_path, out->path, true, message, message_size);
+  if (out->lock_fd < 0) {
+    output_free(out);
+    clt_world_destroy(world);
+    clt_scene_destroy(scene);
+    return CLT_ERR_IO;
+  }
+  out->own_tmp = true;
   silence_t quiet = silence_begin();
-  if (!copy_file(path, out->tmp_path)) {
+  if (!copy_file(path, out->lock_fd)) {
     set_message(message, message_size, "%s: cannot copy to %s", path, out->tmp_path);
     status = CLT_ERR_IO;
   }
@@ -1501,8 +1767,13 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
     if (out->file < 0) {
       set_message(message, message_size, "%s: cannot open as HDF5%s", out->tmp_path, NULL);
       status = CLT_ERR_FORMAT;
+    } else if (!same_inode(out->lock_fd, out->tmp_path)) {
+      set_message(message, message_size, "%s: replaced by another file while being created%s", out->tmp_path, NULL);
+      out->own_tmp = false;
+      status = CLT_ERR_IO;
     }
   }
+  if (status == CLT_OK) get_attr_int64(out->file, "checkpoint_every", &out->checkpoint_every);
   if (status == CLT_OK && !setup_bodies(out, world)) status = CLT_ERR_OUT_OF_MEMORY;
   if (status == CLT_OK && out->body_count != clt_scene_body_count(scene)) status = CLT_ERR_FORMAT;
   /* Restore the checkpoint (none: start again from the initial state). */
@@ -1566,14 +1837,13 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
     if (H5Aexists(out->file, "final_time") > 0) H5Adelete(out->file, "final_time");
   }
   if (status == CLT_OK && out->csv_path[0]) {
-    if (!copy_csv_prefix(out->csv_path, out->csv_tmp_path, step - first)) {
+    if (!create_csv(out, message, message_size)) {
+      status = CLT_ERR_IO;
+    } else if (!copy_csv_prefix(out->csv_path, out->csv, step - first)) {
       set_message(message, message_size,
                   "%s: missing or shorter than the checkpoint's step (needed to resume)", out->csv_path,
                   NULL);
       status = CLT_ERR_FORMAT;
-    } else {
-      out->csv = fopen(out->csv_tmp_path, "ab");
-      if (!out->csv) status = CLT_ERR_IO;
     }
   }
   silence_end(quiet);
@@ -1774,6 +2044,7 @@ clt_status_t clt_output_read_summary(const char *path, clt_output_summary_t *s, 
     }
     free(step);
     free(t);
+    get_attr_int64(file, "checkpoint_every", &s->checkpoint_every);
     if (H5Lexists(file, "checkpoint", H5P_DEFAULT) > 0) {
       hid_t g = H5Gopen2(file, "checkpoint", H5P_DEFAULT);
       if (g >= 0) {

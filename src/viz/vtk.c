@@ -416,6 +416,11 @@ clt_status_t clt_viz_write_vtk(const clt_viz_run_t *run, const char *dir, const 
                                int64_t last, int64_t stride, int *files_written, char *message,
                                size_t message_size) {
   *files_written = 0;
+  if (!base || !base[0] || strchr(base, '/') || base[0] == '.') { /* the files stay inside dir */
+    if (message) snprintf(message, message_size, "'%s': a base name must be a file name (no '/', no leading '.')",
+                          base ? base : "");
+    return CLT_ERR_INVALID_ARGUMENT;
+  }
   if (run->frame_count < 1) {
     if (message) snprintf(message, message_size, "%s: the run has no trajectory frames", run->path);
     return CLT_ERR_INVALID_ARGUMENT;

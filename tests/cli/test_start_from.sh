@@ -79,6 +79,6 @@ check_error "other bodies" \
   "$CLATTER_SOURCE_DIR/scenes/examples/tumbling_box.json" --start-from part.h5 -o out.h5
 check_error "other body count" "clatter run: cannot start from: part.h5: its bodies are not this scene's: it has 2 bodies, this scene 15" \
   "$CLATTER_SOURCE_DIR/scenes/papers/pile.json" --param n=10 --start-from part.h5 -o out.h5
-check_error "with --resume" "cannot be combined with a scene, -o, --set, --param or --start-from" \
+check_error "with --resume" "cannot be combined with a scene, -o, --set, --param, --start-from or --overwrite" \
   --resume part.h5 --start-from part.h5
 finish
