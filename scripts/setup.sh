@@ -12,7 +12,7 @@ packages=(build-essential cmake pkg-config libcjson-dev libhdf5-dev hdf5-tools
           libsuitesparse-dev) # CHOLMOD: src/steppers/relcp_newton.c (sparse LDLᵀ of ReLCP passes)
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libsiconos-numerics-dev libode-dev libbullet-dev libmujoco-dev
-             python3-matplotlib) # python3-matplotlib: bench/granular/brazilnut_curve.py (PNG)
+             python3-matplotlib) # python3-matplotlib: bench/brazilnut/brazilnut_curve.py (PNG)
 fi
 missing=()
 for p in "${packages[@]}"; do

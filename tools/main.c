@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   /* Arrays of 128 kB and more in mappings of their own, always. glibc raises this threshold to the
    * size of the first such array freed (up to 32 MB), after which the stepper's growing workspace
    * arrays are reallocated inside the heap and fragment it: 49 against 40 MB of peak RSS over the
-   * first 300 steps of the 8·10³ pile (bench/granular/results.md, "Session 16"). */
+   * first 300 steps of the 8·10³ pile (docs/design/granular.md "Memory"). */
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
   clt_output_no_exit_handler(); /* before any HDF5 call: output.h says why */

@@ -426,7 +426,7 @@ int main(int argc, char **argv) {
   }
   const clt_method_t *m = clt_world_method(world);
   /* multisphere:N: the deepest a cap can sink into a neighbour's proxy between two sub-spheres
-   * s = L_div/(N − 1) apart, δ = d − √(d² − s²/4) (notes-multisphere.md); the true overlap of
+   * s = L_div/(N − 1) apart, δ = d − √(d² − s²/4) (docs/design/colony.md); the true overlap of
    * these runs is bounded by δ, not by the tolerance. */
   double proxy_bound = 0.0;
   if (m->contact_model == CLT_CONTACT_MODEL_MULTISPHERE && m->multisphere_count > 1) {

@@ -1,4 +1,4 @@
-/* Contact census of a falling pile (issue [granular]; bench/granular/results.md "Session 8"): steps
+/* Contact census of a falling pile (docs/design/granular.md "The swept active set"): steps
  * a scene and, every M steps from step F, prints where its contacts are and which of them bear,
  * and which grains have left free fall. Public API only.
  *

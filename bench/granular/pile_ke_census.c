@@ -1,4 +1,4 @@
-/* Where a pile's kinetic energy is (issue [granular]; bench/granular/results.md "Session 10"):
+/* Where a pile's kinetic energy is (docs/design/granular.md "Rest and creep"):
  * loads the last checkpoint of a run file written with --checkpoint-every (a copy: the run file is
  * not changed; clt_output_resume works on a temporary copy that clt_output_discard removes) and
  * prints, per height band of Z m, the dynamic bodies' count, kinetic energy (translation and

@@ -1,4 +1,4 @@
-/* Which contacts of a pile slide (issue [granular]; bench/granular/results.md "Session 11"): loads
+/* Which contacts of a pile slide (docs/design/granular.md "Rest and creep"): loads
  * the last checkpoint of a run file written with --checkpoint-every (a copy: the run file is not
  * changed; clt_output_resume works on a temporary copy that clt_output_discard removes), takes K
  * steps, and prints per height band of Z m, for the contacts of the last step that bear

@@ -318,7 +318,8 @@ clt_status_t clt_body_get_shape(const clt_world_t *world, clt_body_id_t body, in
                                 clt_shape_def_t *out);
 
 /* ---------------------------------------------------------------------------------------------
- * Joints (SPEC.md §0; stepping with joints arrives with the [stepper] work). body_b may be
+ * Joints (SPEC.md §0): the step solves them as rows νᵀv⁺ + Υ = 0 with the default contact model
+ * (docs/stepping.md); the contact models of SPEC.md §6 refuse a world with joints. body_b may be
  * clt_world_ground(). Anchors and axes are in each body's local (def) frame; for the ground,
  * world frame. */
 

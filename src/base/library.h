@@ -5,7 +5,7 @@
  * Newton solve. A granular pile never calls them, yet linking them makes every process map and
  * relocate them at start: OpenBLAS's tables of kernels for every CPU alone are 1.2 MB of private
  * pages, and with gfortran, quadmath, METIS and CHOLMOD the libraries took 3.4 MB of the 5.7 MB a
- * pile run had resident before it read its scene (bench/granular/results.md "Session 26"). So the
+ * pile run had resident before it read its scene (docs/design/granular.md "Memory"). So the
  * solvers reach them through wrappers (base/algebra.h, steppers/relcp_newton.c) that open the
  * library the first time one of its routines is called.
  *

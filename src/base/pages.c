@@ -28,7 +28,7 @@ void clt_release_pages(void *p, size_t bytes) {
    * malloc'd mapping in two at its header's page, and a later realloc could then not grow it by
    * mremap (EFAULT across two mappings): glibc copies the whole buffer instead, its given-back
    * pages included. At 10⁵ grains that copy put 27 MB on the peak whenever the contacts'
-   * capacity doubled (bench/granular/results.md "Session 28"). */
+   * capacity doubled (docs/design/granular.md "Memory"). */
   if (hi - lo >= CLT_RELEASE_HUGE_BYTES) {
     uintptr_t first = (uintptr_t)p / page * page, end = ((uintptr_t)p + bytes + page - 1) / page * page;
     (void)madvise((void *)first, end - first, MADV_HUGEPAGE);

@@ -5,7 +5,7 @@
  * are read only while contacts are found, the block Gauss–Seidel's records only during its
  * sweeps, the next contact memory only while stage "remember" writes it. Peak memory is the
  * largest sum of what is resident at once, so a buffer whose pages are given back when it dies
- * counts only in the stages where it lives (bench/granular/results.md "Session 22"). The buffer
+ * counts only in the stages where it lives (docs/design/granular.md "Memory"). The buffer
  * stays allocated and keeps its capacity: the next writer touches fresh zero pages.
  *
  * With CLATTER_POISON_RELEASED (the sanitizer build) the bytes are overwritten with 0xFF instead
@@ -27,10 +27,9 @@
  * the buffer touches, its partial end pages included, so that a malloc'd buffer stays one
  * mapping which realloc can still grow by mremap instead of copying. The pages still have to be zeroed
  * again: at 10⁵ grains on 2 threads a step took 13 % longer with 4 kB pages and about 9 % longer
- * with huge pages, on 1 thread 1 % longer (bench/granular/results.md "Session 22"). A huge page
- * that a buffer's used part only begins is resident whole: up to 2 MB more per buffer, which at
- * 4 MB (the 8·10³ pile's records) made the peak 0.5–1.6 MB higher from run to run; hence 8 MB
- * ("Session 23"). */
+ * with huge pages, on 1 thread 1 % longer. A huge page that a buffer's used part only begins is
+ * resident whole: up to 2 MB more per buffer, which at 4 MB (the 8·10³ pile's records) made the
+ * peak 0.5–1.6 MB higher from run to run; hence 8 MB (docs/design/granular.md "Memory"). */
 void clt_release_pages(void *p, size_t bytes);
 
 /* p[0, bytes) = 0, with the whole pages inside it given back to the system (madvise

@@ -1,7 +1,7 @@
 /* Joint types (SPEC.md §0, §1): one file per type computing its constraint function Θ(q) and its
  * velocity rows ν = ∇Θ (checked against finite differences of Θ in tests/dynamics/test_joints.c),
- * and a table gathered in joint.c. Assembling the rows into the step problem (νᵀv⁺ + Υ = 0) is the
- * [stepper] work; until then clt_world_step refuses worlds with joints. */
+ * and a table gathered in joint.c. The step assembles the rows into its problem (νᵀv⁺ + Υ = 0) in
+ * src/steppers/stage_joint_rows.c. */
 #ifndef CLATTER_CONSTRAINTS_JOINT_H
 #define CLATTER_CONSTRAINTS_JOINT_H
 

@@ -44,7 +44,8 @@ typedef struct clt_body_extra_t {
   double drag_angular[3];
 } clt_body_extra_t;
 
-/* 96 bytes: a granular pile holds 10⁵ of them (bench/granular/results.md "Where the memory goes"). */
+/* 96 bytes: a granular pile holds 10⁵ of them, and its whole budget is 2 kB a body
+ * (docs/design/granular.md "Memory"). */
 typedef struct clt_body_rec_t {
   clt_body_type_t type;
   uint32_t generation;

@@ -353,7 +353,7 @@ static hid_t create_group(hid_t loc, const char *name) {
 /* Access to a dataset that is written one whole chunk at a time (a trajectory series whose chunk
  * is one frame: each flush writes one frame, clt_output_t.traj_capacity = 1): without HDF5's chunk
  * cache (1 MB per dataset by default), which would keep a copy of the last chunk written, 2.9 MB for
- * the three 192 kB series of the 8·10³ pile (bench/granular/results.md "Session 21"). Other
+ * the three 192 kB series of the 8·10³ pile (docs/design/granular.md "Memory"). Other
  * datasets are appended in parts of a chunk, which the cache keeps from being read back. */
 static hid_t whole_chunk_access(void) {
   hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);

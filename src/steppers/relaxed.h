@@ -24,8 +24,8 @@
  *   inertia) and static bodies: rows = n, t1, r_a, r_b with ρ_a = r_a n and ρ_b = r_b n the lever
  *   arms, so ang_a[k] = −r_a n × d_k and ang_b[k] = r_b n × d_k in the world frame (0, t2, −t1
  *   times the radius: the normal impulse exerts no torque) and the solve's angular velocity
- *   changes are world-frame (bench/granular/results.md "Session 21"); t2 = n × t1 is made where
- *   it is read ("Session 23"). */
+ *   changes are world-frame (docs/design/granular.md "Memory"); t2 = n × t1 is made where it is
+ *   read (the same bits as a stored copy, 24 bytes less). */
 typedef struct clt_relaxed_contact_t {
   int a, b;       /* dynamic body index, or −1 (ground, static, kinematic: no velocity change) */
   int index;      /* the contact's index in work->contacts */
@@ -36,8 +36,7 @@ typedef struct clt_relaxed_contact_t {
   double mu_scaled, inv_dn, inv_dt;     /* μ √(a_T/a_N), 1/(σ a_N), 1/(σ a_T) */
   double inv_sqrt_n, inv_sqrt_t, dn, dt; /* 1/√a_N, 1/√a_T, σ a_N, σ a_T */
   /* (Recomputing the five scales of the D-metric projection from dn and dt where a block projects
-   * saves 40 bytes and gives the same bits, but costs 5 % of the 8·10³ pile's CPU time:
-   * bench/granular/results.md "Session 20".) */
+   * saves 40 bytes and gives the same bits, but costs 5 % of the 8·10³ pile's CPU time.) */
   double rows[]; /* the layout of the solve (above) */
 } clt_relaxed_contact_t;
 
@@ -143,7 +142,7 @@ typedef struct clt_relaxed_work_t {
   unsigned char *reuse_type;
   /* the centres of the spheres, placed once per pass over the pairs (stage_collide.c), 3 by shape
    * index: all that the sphere–sphere test reads besides the shape (24 bytes a shape instead of a
-   * whole placed shape's 120; bench/granular/results.md "Session 22") */
+   * whole placed shape's 120) */
   double *centres;
   int centre_capacity;
   /* The contacts shelved through a block Gauss–Seidel solve (clt_contacts_shelve): from the
@@ -248,7 +247,7 @@ clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c);
 /* Stage "inverse mass" of scheme relaxed: M̂⁻¹ per body into the step workspace (stage_mass.c) only
  * where a solve reads it there: APGD / BBPGD / MPRGP, joint rows, the semi-implicit gyroscopic
  * term. The block Gauss–Seidel without joints takes 1/m and the diagonal of J⁻¹ from the bodies
- * (relaxed_bgs.c), which saves 80 bytes a body (bench/granular/results.md "Session 20"). */
+ * (relaxed_bgs.c), which saves 80 bytes a body. */
 clt_status_t clt_stage_relaxed_inverse_mass(clt_step_context_t *c);
 
 /* Stage "contact rows" of scheme relaxed: per active contact Δ = bias(Φ) + the restitution term

@@ -27,7 +27,7 @@
  * has it in closed form: the sticking impulse, or 0 where it pulls, or its normal part with the
  * tangential part scaled back onto the cone; another block takes D-metric De Saxcé steps. This is
  * not a convex QP: the fixed points are Coulomb's law, but Gauss–Seidel is not a descent method on
- * it and needs more sweeps on impacts (bench/granular/results.md "Session 29"). The residual is the
+ * it and needs more sweeps on impacts (docs/design/granular.md "Rest and creep"). The residual is the
  * De Saxcé natural map (block_residual). APGD and BBPGD do not apply (world.c refuses them).
  *
  * Parallel and deterministic. Contacts are coloured greedily in contact order (the narrow phase's
@@ -53,7 +53,7 @@
  * in a later solve of the step, the memory the solve before left: clt_stage_relaxed_solves)
  * projected onto this step's cone, and the joint memory.
  *
- * Speed (bench/peers/results.md, 2026-11-22): the blocks are records in colour order (the sweeps
+ * Speed (docs/design/granular.md "Memory"): the blocks are records in colour order (the sweeps
  * stream them), 368 bytes with the rows stored transposed so that a block's three velocities are
  * one 4-lane vector expression, or 208 bytes in the sphere layout (relaxed.h: every contact between
  * spheres centred on their bodies and static bodies, as in the granular piles; its rows are n, t1
@@ -128,9 +128,10 @@ typedef struct cone_t {
  * of J⁻¹ at [4, 7) (padding 0). dv's fourth lanes hold 1/m (DV_INV_MASS) and J⁻¹'s first diagonal
  * entry (DV_INV_INERTIA), written for every solve. The sphere layout, whose bodies have isotropic
  * inertia, reads them there (its kernel reads the body's one slot) and inv is not written (64
- * bytes a body less in the solve; the other layouts fill inv from them;
- * bench/granular/results.md "Session 23"). The vector updates leave those lanes as they are: they
- * add or subtract a finite factor times an exact 0. */
+ * bytes a body less in the solve, and one body slot read instead of two: with the shorter sphere
+ * record, the 10⁵ pile's step on one thread is 19 % faster; the other layouts fill inv from them).
+ * The vector updates leave those lanes as they are: they add or subtract a finite factor times an
+ * exact 0. */
 /* The records are built in runs of this many slots, after each of which the warm start's impulses
  * of its contacts are given back (128 kB of them; clt_relaxed_bgs_solve) */
 #define BUILD_RUN 4096
@@ -310,7 +311,7 @@ BGS_INLINE void block_velocity3(const clt_relaxed_contact_t *ct, const double *d
 
 /* The sphere layout's rows: n at [0, 3), t1 at [3, 6), the lever arms' lengths r_a and r_b; t2 is
  * n × t1 (clt_v3_basis), made where it is read: the same bits as a stored copy, 24 bytes a record
- * less (bench/granular/results.md "Session 23"). */
+ * less. */
 #define SPHERE_RA 6
 #define SPHERE_RB 7
 BGS_INLINE void sphere_t2(const clt_relaxed_contact_t *ct, double t2[3]) { clt_v3_cross(t2, ct->rows, ct->rows + 3); }

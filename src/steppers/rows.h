@@ -151,7 +151,7 @@ typedef struct clt_step_work_t {
   /* The contacts of the last step for clt_world_get_contact (report_count of them; a step that
    * fails leaves none: 0 is set when a step starts). report_lazy (stage remember): each entry is
    * made where it is read, from contacts[j] and its impulses in z (clt_contact_report_get): no
-   * 96-byte record per contact and step (bench/granular/results.md "Where the memory goes"). A
+   * 96-byte record per contact and step (docs/design/granular.md "Memory"). A
    * stage that overwrites contacts, z, joint_rows or friction_directions after stage remember
    * (the position projections of stage_post.c) first calls clt_contact_report_keep; stage relcp
    * writes report directly (report_lazy false). */
@@ -180,7 +180,7 @@ typedef struct clt_step_work_t {
  * per page when the next writer comes. In a small world that is all cost: the 10³ pile's step took
  * 20 % longer with the pages given back (4.28–4.60 against 3.52–3.67 ms, the same bits) for 0.6 MB
  * less peak memory. At 8·10³ the buffers under 1 MB alone keep 4.8 MB off the peak, so a byte
- * threshold cannot tell the two apart (bench/granular/results.md "Session 26"). */
+ * threshold cannot tell the two apart (docs/design/granular.md "Memory"). */
 #define CLT_RELEASE_MIN_BODIES 4096
 
 /* Whether this step hands dead buffers to clt_release_pages: where it gives pages back

@@ -482,7 +482,7 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
        * the whole falling column of the 10⁵ pile. Once it bears, it takes its μ the step after.
        * Coulomb's law (scheme anitescu-hart on the circular cone, s = 0) has no such push but keeps
        * the rule: without it the 33 m column's landing needed more sweeps (one step at 8 × 1000
-       * sweeps, 0.64 mm; bench/granular/results.md "Session 29"). */
+       * sweeps, 0.64 mm; docs/design/granular.md "The swept active set"). */
       if (body_margin && p->distance > max_distance && mu > 0.0 && !bore_last_step(w, sa, sb, ba, bb, p->feature))
         mu = 0.0;
       make_contact(&out->contacts[out->count++], sa, sb, ba, bb, p, mu, sqrt(ma->restitution * mb->restitution));

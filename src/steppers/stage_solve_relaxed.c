@@ -51,7 +51,7 @@
  * does. With the boxes spread one hop a solve reaches one grain further down a chain that an
  * impact pushes; in the 10⁵ pile at landing speeds of 28-35 m/s (t = 2.8-3.5 s) 4 solves left
  * bodies outside their boxes on 155 of the first 353 steps and let grains penetrate 16 mm; 8
- * solves: see bench/granular/results.md "Session 9". */
+ * solves left none and 0.45 mm (docs/design/granular.md "The swept active set"). */
 #define RELAXED_SOLVES 8
 /* A body that left its box demands its new velocity with this fraction of its change on either
  * side: the next solve, with more contacts, moves it a little further (first 300 steps of the
@@ -641,7 +641,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * until nothing changed, the hull of a 30 m/s impact filled the landed grains within 10 m of
    * the 10⁵ pile's landing front, at gaps they do not close: 3.5·10⁵ of its 4.8·10⁵ contacts
    * at t = 2.6 s had gaps ≥ 5 cm and 32 of them bore, and 1.1·10⁶ contacts at t = 3.2 s made a
-   * step take 19 s (bench/granular/results.md "Session 9"). The test after the solve finds the
+   * step take 19 s (docs/design/granular.md "The swept active set"). The test after the solve finds the
    * bodies that an impact passed down a chain moves out of their boxes, and the next solve's hop
    * starts from their new velocities. A function of the state only, the same for any thread
    * count. */
@@ -813,7 +813,7 @@ static uint64_t contact_keys(const clt_step_work_t *w) {
 /* After a solve warm-started from the solve before: its impulses have been read, so their buffer
  * becomes next_memory, into which stage "remember" writes this solve's (the next solve's warm
  * start, or the step's memory). The step then holds two contact memories, not three (64 bytes a
- * contact; bench/granular/results.md "Session 20"). */
+ * contact). */
 static void release_round_memory(clt_step_work_t *w, clt_relaxed_work_t *r) {
   free(w->next_memory);
   w->next_memory = r->round_memory;

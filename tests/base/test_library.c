@@ -1,7 +1,7 @@
 /* Shared libraries opened on first use (src/base/library.h, algebra.h): the loader's failures name
  * the library and the reason and are not retried; LAPACK is not in the process after a granular
- * pile has stepped (the point of loading it lazily: 3.4 MB less resident, bench/granular/results.md
- * "Session 26"), and is there, with correct results, once a routine is called. */
+ * pile has stepped (the point of loading it lazily: 3.4 MB less resident, docs/design/granular.md
+ * "Memory"), and is there, with correct results, once a routine is called. */
 #include <dlfcn.h>
 #include <math.h>
 #include <string.h>

@@ -158,8 +158,8 @@ static uint64_t pile_checks(double omega) {
   CHECK(max_pairs >= 16384);
   /* the block Gauss–Seidel ran in the sphere layout (steppers/relaxed.h) */
   CHECK(one->step_work->relaxed && one->step_work->relaxed->sphere);
-  /* Between steps, what only a stage of the step reads has been given back (bench/granular/
-   * results.md "Session 22"): the records of the block Gauss–Seidel, the next contact memory, the
+  /* Between steps, what only a stage of the step reads has been given back (src/base/pages.h,
+   * docs/stepping.md "Memory"): the records of the block Gauss–Seidel, the next contact memory, the
    * proxies, the spheres' centres and the broad phase's grid and sorts. What the contact report
    * and the next step read (contacts, impulses, memory, pairs) is kept, as the identical runs on
    * 1 and 2 threads above and the tests of the report show. */
@@ -173,8 +173,8 @@ static uint64_t pile_checks(double omega) {
     /* (the sort keys are 16 bytes: broadphase.c) */
     CHECK(given_back("broad-phase sort keys", w->broadphase.sort_buffer, (size_t)w->broadphase.sort_capacity * 16));
     CHECK(given_back("spreading links", r->link, (size_t)r->link_capacity * sizeof *r->link));
-    /* (session 23) the demands and velocities of the step's solves, and the impulses of a solve
-     * before the last (a step ends holding two contact memories, not three) */
+    /* the demands and velocities of the step's solves, and the impulses of a solve before the last
+     * (a step ends holding two contact memories, not three) */
     CHECK(given_back("solve demands", r->demand, (size_t)r->body_capacity * 6 * sizeof *r->demand));
     CHECK(given_back("solved velocities", r->solved, (size_t)r->body_capacity * 6 * sizeof *r->solved));
     CHECK(r->round_memory == NULL);

@@ -8,14 +8,14 @@
  * the true overlap is at most
  *     δ(s) = 2r − √(4r² − s²/4),        s ≤ division_length/(N − 1)
  * (cells never reach the division length between steps): δ = 0.0670 for N = 5 and 0.0286 for
- * N = 7 with the bench colony's d = 0.5, L_div = 2 (bench/colony/notes-multisphere.md).
+ * N = 7 with the bench colony's d = 0.5, L_div = 2 (docs/design/colony.md "Multisphere overlaps").
  *
  * The regression: a division makes each daughter's outer tip reach d/6 beyond the mother's
  * (colony.h), and the push that removes that overlap in one step can move neighbours by more than
  * the active-set distance ε̂; with one candidate set taken at q (Φ ≤ ε̂) their sub-sphere pairs had
  * no constraint, and the bench colony's true overlaps reached 0.09–0.5 (0.5 = d: cores crossing).
  * The fix completes the candidate set with the proxy pairs that overlap at the trial configuration
- * (src/steppers/stage_relcp.c, complete_proxy_candidates; bench/colony/multisphere-candidates.patch).
+ * (src/steppers/stage_relcp.c, complete_proxy_candidates).
  * Checked here with the bench's h = 0.01, ε̂ = 0.025, ε_tol = 5e-4 (APGD to 1e-8):
  *  1. a few cells: a cell dividing against a wall pushes a neighbour B into a cell C that starts
  *     0.04 > ε̂ away from it; every overlap must stay within δ(5);

@@ -2,8 +2,9 @@
  * creation where the anchors coincide, invariant under the motions the joint allows, and equal to
  * the known violation for the motions it forbids. Anchors are in the body's definition frame, so a
  * composite body (frame moved to its centre of mass and principal axes) must not change them.
- * The rows ν = ∇Θ (src/constraints, for the [stepper] work) are checked against central finite
- * differences of Θ along random velocities, for every joint type, against a body and the ground. */
+ * The rows ν = ∇Θ (src/constraints, which the step's joint rows use) are checked against central
+ * finite differences of Θ along random velocities, for every joint type, against a body and the
+ * ground. */
 #include <string.h>
 
 #include "clatter/world.h"

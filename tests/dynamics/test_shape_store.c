@@ -1,9 +1,9 @@
-/* The world's compact storage (src/dynamics/shape_store.c, body.c; bench/granular/results.md "Where
- * the memory goes"): equal shape descriptions are stored once (a 1000-sphere grid holds one sphere
- * description, 4 bytes per shape besides), reads give back exactly what was given, a shape edit
- * (clt_body_set_capsule_length, a growing colony cell) changes only its own body, descriptions no
- * shape uses any more are freed and their slots reused, clt_world_reserve allocates exactly, and body
- * names stay valid while bodies are added. */
+/* The world's compact storage (src/dynamics/shape_store.c, body.c; a granular pile's budget is 2 kB
+ * a body, docs/design/granular.md "Memory"): equal shape descriptions are stored once (a 1000-sphere
+ * grid holds one sphere description, 4 bytes per shape besides), reads give back exactly what was
+ * given, a shape edit (clt_body_set_capsule_length, a growing colony cell) changes only its own
+ * body, descriptions no shape uses any more are freed and their slots reused, clt_world_reserve
+ * allocates exactly, and body names stay valid while bodies are added. */
 #include <string.h>
 
 #include "clatter/world.h"

@@ -1,5 +1,5 @@
 /* Planar ReLCP, capsule centrelines crossing at a trial configuration (the colony's stall at the
- * 512 → 1024 division, bench/colony/notes.md): in a planar overdamped world a short capsule B
+ * 512 → 1024 division, in small): in a planar overdamped world a short capsule B
  * (colony daughter size: r = 0.25, L = 0.838) lies across the end of capsule A, 0.03 apart, and is
  * pushed so hard that the first trial q₁ = q + h a moves its core right through A's core. The
  * narrow phase's normal for crossing cores is the common perpendicular of the axes, ±e_z, with

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# scenes/papers/brazilnut.json (3D, SPEC.md §8, bench/granular/brazilnut) and its 2D predecessor
+# scenes/papers/brazilnut.json (3D, SPEC.md §8, bench/brazilnut) and its 2D predecessor
 # scenes/papers/brazilnut2d.json load and run their first shakes without failure: exit 0, status
 # complete, every body finite and inside the shaken container (above its floor, between its
 # walls, with at most a small overlap), the container on its prescribed law z(t) = A sin(2 pi f t),
 # the nut heavier or lighter as the scene says, and the stored scene (a body grid) rebuilds the
-# same 271 bodies. The full runs and the rise of the large body are bench/granular/brazilnut.
+# same 271 bodies. The full runs and the rise of the large body are bench/brazilnut/run.
 source "$CLATTER_SOURCE_DIR/tests/cli/cli_lib.sh"
 cd "$tmp"
 # The solver cap is lowered from 1000 to 300 iterations to keep the test short; the bench runs

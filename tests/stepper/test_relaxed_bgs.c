@@ -264,7 +264,7 @@ static void rolling_sphere(void) {
 
 /* The whole pile over-relaxed (ω = 1.5): every solve reaches the tolerance, penetration < 1 % of r,
  * rest. (Its sweeps are printed beside ω = 1's: at this tolerance and size they are about equal,
- * 1381 against 1392; the gain is on deep piles, bench/granular/results.md.) */
+ * 1381 against 1392; the gain is on deep piles, docs/design/granular.md "Solve settings".) */
 static void over_relaxed_pile(void) {
   clt_world_t *w1 = pile_world_relaxation(CLT_CONE_CIRCULAR, CLT_SOLVER_BGS, 1e-4, 1.0);
   clt_world_t *w15 = pile_world_relaxation(CLT_CONE_CIRCULAR, CLT_SOLVER_BGS, 1e-4, 1.5);

@@ -170,7 +170,7 @@ static void push_along_gapped_chain(void) {
  * a solve (spread_boxes), so each later solve takes the push on by a grain or two: the step needs 5
  * solves, more than the 4 allowed before. With the 8 allowed now nothing is left outside its box
  * and nothing penetrates; with 4, one sphere is left outside its box and penetrates 24.5 mm (the
- * 10⁵ pile at landing speed: 16 mm, bench/granular/results.md "Session 9"). */
+ * 10⁵ pile at landing speed: 16 mm, docs/design/granular.md "The swept active set"). */
 static void push_along_close_chain(void) {
   enum { n = 12 };
   double x[n], v[n], p = 0.0;

@@ -11,7 +11,7 @@
  *    time after which every body speed stays below 1e-3 is printed, not ordered: it is set by the
  *    upright bar's swing on the spring–damper about the stuck joint, which friction does not damp
  *    (2.3 s for every μ). The other readings of 004's geometry: the scene's description and
- *    bench/papers/report.md;
+ *    bench/papers/results.md;
  *  - another reading (upper end of the upright to the lower end of the other bar) that topples into
  *    a singular configuration keeps its kinetic energy below the initial energy (the guarded
  *    spring projection of stage_post.c). */
