@@ -302,6 +302,12 @@ static void report_unconverged(const unconverged_t *u, long long steps, double t
           u->count, steps, tolerance, kinds, u->worst_residual, (long long)u->worst_step, (long long)u->first_step);
 }
 
+/* The message of a failed call, or the status's name when the call left it empty (out of memory):
+ * no error is printed without a reason. */
+static const char *reason(const char *message, clt_status_t status) {
+  return message[0] ? message : clt_status_name(status);
+}
+
 /* A relative path that stays inside the current folder: no leading '/', no ".." component. */
 static bool relative_inside(const char *path) {
   if (path[0] == '/') return false;
@@ -399,19 +405,19 @@ static int run(int argc, char **argv) {
     args.sets = NULL;
     args.params = NULL;
     if (status != CLT_OK) {
-      fprintf(stderr, "%s%s\n", prefix, message);
+      fprintf(stderr, "%s%s\n", prefix, reason(message, status));
       return exit_for_status(status);
     }
     status = clt_scene_create_world(scene, log_to_stderr, NULL, &world, message, sizeof message);
     if (status != CLT_OK) {
-      fprintf(stderr, "%s\n", message);
+      fprintf(stderr, "%s\n", reason(message, status));
       clt_scene_destroy(scene);
       return exit_for_status(status);
     }
     if (args.start_path) {
       int code2 = start_from(&args, scene, world, message, sizeof message);
       if (code2 != 0) {
-        fprintf(stderr, "clatter run: %s\n", message);
+        fprintf(stderr, "clatter run: %s\n", reason(message, status));
         clt_world_destroy(world);
         clt_scene_destroy(scene);
         return code2;
@@ -446,7 +452,7 @@ static int run(int argc, char **argv) {
         clt_output_discard(out);
         snprintf(message, sizeof message, "%s: cannot write the output file", path);
       }
-      fprintf(stderr, "clatter run: %s\n", message);
+      fprintf(stderr, "clatter run: %s\n", reason(message, status));
       clt_world_destroy(world);
       clt_scene_destroy(scene);
       return 1;
@@ -533,7 +539,7 @@ static int run(int argc, char **argv) {
   snprintf(csv_path, sizeof csv_path, "%s", clt_output_csv_file(out));
   status = clt_output_close(out, run_status, status_message, message, sizeof message);
   if (status != CLT_OK) {
-    fprintf(stderr, "clatter run: %s\n", message);
+    fprintf(stderr, "clatter run: %s\n", reason(message, status));
     if (exit_code == 0) exit_code = 1;
   }
   report_unconverged(&unconverged, done, clt_world_method(world)->tolerance);

@@ -45,6 +45,10 @@ typedef struct clt_scene_output_t {
 clt_status_t clt_scene_parse(const char *text, const char *source, const clt_scene_overrides_t *overrides,
                              clt_scene_t **out, char *message, size_t message_size);
 
+/* Scene files longer than this are refused before they are read to the end (a scene is text; a
+ * path to /dev/zero or a disk image must not exhaust memory), as is any NUL byte, at its offset. */
+#define CLT_SCENE_MAX_BYTES (256 << 20)
+
 /* As clt_scene_parse, reading the file at path (CLT_ERR_IO if it cannot be read). */
 clt_status_t clt_scene_load(const char *path, const clt_scene_overrides_t *overrides, clt_scene_t **out,
                             char *message, size_t message_size);

@@ -1659,6 +1659,22 @@ static int64_t first_step(hid_t file) {
   return first >= 0 ? first : -1;
 }
 
+/* Whether no open table claims more rows than the file has bytes (each row holds at least one
+ * byte): a damaged or crafted extent is refused before anything resizes it, since shrinking a
+ * dataset makes HDF5 visit every chunk its extent claims (3.8e18 rows: 800 s of CPU). */
+static bool plausible_tables(const clt_output_t *out) {
+  struct stat st;
+  if (stat(out->tmp_path, &st) != 0) return false;
+  hsize_t bytes = (hsize_t)st.st_size;
+  for (int i = 0; i < COLUMN_COUNT; i++)
+    if (out->diag[i] > 0 && table_rows(out->diag[i]) > bytes) return false;
+  for (int i = 0; i < TRAJ_COUNT; i++)
+    if (out->traj[i] > 0 && table_rows(out->traj[i]) > bytes) return false;
+  for (int i = 0; i < CONT_DATASETS; i++)
+    if (out->cont[i] > 0 && table_rows(out->cont[i]) > bytes) return false;
+  return true;
+}
+
 /* The step of a run file's checkpoint: −1 without one, −2 when the file cannot be read. */
 static int64_t file_checkpoint_step(const char *path) {
   silence_t quiet = silence_begin();
@@ -1805,6 +1821,11 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
   }
   if (status == CLT_OK && !open_series(out, false)) {
     set_message(message, message_size, "%s: missing trajectory or diagnostics datasets%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  }
+  if (status == CLT_OK && !plausible_tables(out)) {
+    set_message(message, message_size, "%s: damaged: a dataset claims more rows than the file has bytes%s", path,
+                NULL);
     status = CLT_ERR_FORMAT;
   }
   /* Drop everything after the checkpoint. */

@@ -473,8 +473,28 @@ static bool replace_child(cJSON *parent, cJSON *c, cJSON *replacement) {
   return cJSON_ReplaceItemViaPointer(parent, c, replacement);
 }
 
-/* The value text of an override: JSON if it parses, else a string. */
-static cJSON *override_value(const char *text) {
+/* The first "\u0000" escape inside a JSON string of text (NULL if none): cJSON decodes it into a
+ * NUL that ends the C string, so "a\u0000b" would silently become "a". */
+static const char *escaped_nul(const char *text) {
+  bool in_string = false;
+  for (const char *c = text; *c; c++) {
+    if (!in_string) {
+      in_string = *c == '"';
+    } else if (*c == '"') {
+      in_string = false;
+    } else if (*c == '\\') {
+      if (c[1] == 'u' && c[2] == '0' && c[3] == '0' && c[4] == '0' && c[5] == '0') return c;
+      if (c[1]) c++; /* the escaped character */
+    }
+  }
+  return NULL;
+}
+
+/* The value text of an override: JSON if it parses, else a string. NULL (with *nul set) when it
+ * holds a \u0000 escape. */
+static cJSON *override_value(const char *text, bool *nul) {
+  *nul = escaped_nul(text) != NULL;
+  if (*nul) return NULL;
   cJSON *v = cJSON_Parse(text);
   if (v) return v;
   return cJSON_CreateString(text);
@@ -504,9 +524,9 @@ static bool apply_set(ctx_t *ctx, cJSON *root, const char *assignment) {
     cJSON *next = NULL;
     bool last;
     if (*s == '[') {
-      char *end;
+      char *end = (char *)s + 1;
       errno = 0;
-      long index = strtol(s + 1, &end, 10);
+      long index = s[1] >= '0' && s[1] <= '9' ? strtol(s + 1, &end, 10) : 0; /* digits only: no "[ 1]", "[+1]" */
       if (end == s + 1 || *end != ']' || errno) {
         ok = fail(ctx, where, "bad path (array index expected after '[')");
         break;
@@ -528,8 +548,11 @@ static bool apply_set(ctx_t *ctx, cJSON *root, const char *assignment) {
       join_index(w, walked, (int)index);
       snprintf(walked, sizeof walked, "%s", w);
       if (last) {
-        cJSON *v = override_value(eq + 1);
-        if (!v || !cJSON_ReplaceItemInArray(current, (int)index, v)) {
+        bool nul;
+        cJSON *v = override_value(eq + 1, &nul);
+        if (nul) {
+          ok = fail(ctx, where, "the value holds \\u0000 (NUL), which no field accepts");
+        } else if (!v || !cJSON_ReplaceItemInArray(current, (int)index, v)) {
           ctx->status = CLT_ERR_OUT_OF_MEMORY;
           ok = fail(ctx, where, "out of memory");
         }
@@ -563,9 +586,12 @@ static bool apply_set(ctx_t *ctx, cJSON *root, const char *assignment) {
       snprintf(walked, sizeof walked, "%s", w);
       next = cJSON_GetObjectItemCaseSensitive(current, key);
       if (last) {
-        cJSON *v = override_value(eq + 1);
+        bool nul;
+        cJSON *v = override_value(eq + 1, &nul);
         bool done = v && (next ? replace_child(current, next, v) : cJSON_AddItemToObject(current, key, v));
-        if (!done) {
+        if (nul) {
+          ok = fail(ctx, where, "the value holds \\u0000 (NUL), which no field accepts");
+        } else if (!done) {
           ctx->status = CLT_ERR_OUT_OF_MEMORY;
           ok = fail(ctx, where, "out of memory");
         }
@@ -637,7 +663,9 @@ static bool apply_param(ctx_t *ctx, cJSON *parameters, const char *assignment) {
     return fail(ctx, NULL, "--param %s: unknown parameter '%s' (the scene declares no parameters)",
                 assignment, name);
   }
-  cJSON *v = override_value(eq + 1);
+  bool nul;
+  cJSON *v = override_value(eq + 1, &nul);
+  if (nul) return fail(ctx, NULL, "--param %s: the value holds \\u0000 (NUL), which no field accepts", assignment);
   if (!v) {
     ctx->status = CLT_ERR_OUT_OF_MEMORY;
     return fail(ctx, NULL, "out of memory");
@@ -654,9 +682,86 @@ static bool apply_param(ctx_t *ctx, cJSON *parameters, const char *assignment) {
   return true;
 }
 
+/* The declared parameters sorted by name (then by declaration order), so that duplicates are
+ * neighbours and a "$name" is found by bisection: a scene with 2·10⁵ parameters took 70 s when
+ * both were linear searches. */
+typedef struct param_index_t {
+  const cJSON **items;
+  int *order; /* declaration position of items[k] */
+  int count;
+} param_index_t;
+
+static const cJSON *const *sort_items;
+
+static int by_name_then_order(const void *a, const void *b) {
+  int ia = *(const int *)a, ib = *(const int *)b;
+  int c = strcmp(sort_items[ia]->string, sort_items[ib]->string);
+  return c != 0 ? c : (ia > ib) - (ia < ib);
+}
+
+/* Builds the index of parameters (NULL: empty); false when out of memory. */
+static bool param_index_build(const cJSON *parameters, param_index_t *x) {
+  memset(x, 0, sizeof *x);
+  int n = 0;
+  for (const cJSON *c = parameters ? parameters->child : NULL; c; c = c->next) n++;
+  if (n == 0) return true;
+  const cJSON **items = malloc((size_t)n * sizeof *items);
+  int *order = malloc((size_t)n * sizeof *order);
+  const cJSON **sorted = malloc((size_t)n * sizeof *sorted);
+  if (!items || !order || !sorted) {
+    free(items);
+    free(order);
+    free(sorted);
+    return false;
+  }
+  int k = 0;
+  for (const cJSON *c = parameters->child; c; c = c->next, k++) {
+    items[k] = c;
+    order[k] = k;
+  }
+  sort_items = items; /* the parse runs on one thread */
+  qsort(order, (size_t)n, sizeof *order, by_name_then_order);
+  for (k = 0; k < n; k++) sorted[k] = items[order[k]];
+  free(items);
+  x->items = sorted;
+  x->order = order;
+  x->count = n;
+  return true;
+}
+
+static void param_index_free(param_index_t *x) {
+  free(x->items);
+  free(x->order);
+  memset(x, 0, sizeof *x);
+}
+
+/* The first declared duplicate (by declaration order) of x, or NULL. */
+static const cJSON *param_index_duplicate(const param_index_t *x) {
+  const cJSON *first = NULL;
+  int at = x->count;
+  for (int k = 1; k < x->count; k++) {
+    if (strcmp(x->items[k]->string, x->items[k - 1]->string) == 0 && x->order[k] < at) {
+      at = x->order[k];
+      first = x->items[k];
+    }
+  }
+  return first;
+}
+
+static const cJSON *param_index_find(const param_index_t *x, const char *name) {
+  int lo = 0, hi = x->count;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    int c = strcmp(x->items[mid]->string, name);
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < x->count && strcmp(x->items[lo]->string, name) == 0 ? x->items[lo] : NULL;
+}
+
 /* Replaces every string "$name" below item by a copy of the parameter's value; "$$x" becomes the
  * literal string "$x". */
-static bool substitute(ctx_t *ctx, cJSON *item, const char *path, const cJSON *parameters,
+static bool substitute(ctx_t *ctx, cJSON *item, const char *path, const param_index_t *parameters,
                        const cJSON *skip) {
   int i = 0;
   for (cJSON *c = item->child; c; i++) {
@@ -677,7 +782,7 @@ static bool substitute(ctx_t *ctx, cJSON *item, const char *path, const cJSON *p
         if (!literal || !replace_child(item, c, literal)) return fail(ctx, p, "out of memory");
       } else {
         const char *name = c->valuestring + 1;
-        const cJSON *value = parameters ? cJSON_GetObjectItemCaseSensitive(parameters, name) : NULL;
+        const cJSON *value = param_index_find(parameters, name);
         if (!value) return fail(ctx, p, "unknown parameter '%s' (declare it in \"parameters\")", name);
         cJSON *copy = cJSON_Duplicate(value, true);
         if (!copy || !replace_child(item, c, copy)) return fail(ctx, p, "out of memory");
@@ -2018,6 +2123,16 @@ clt_status_t clt_scene_parse(const char *text, const char *source, const clt_sce
     return CLT_ERR_OUT_OF_MEMORY;
   }
 
+  const char *nul = escaped_nul(text);
+  if (nul) {
+    int line, column;
+    clt_json_line_column(text, (size_t)(nul - text), &line, &column);
+    if (message && message_size)
+      snprintf(message, message_size, "%s:%d:%d: a string holds \\u0000 (NUL), which no field accepts", source,
+               line, column);
+    clt_scene_destroy(scene);
+    return CLT_ERR_FORMAT;
+  }
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithOpts(text, &end, true);
   if (!root) {
@@ -2058,12 +2173,22 @@ clt_status_t clt_scene_parse(const char *text, const char *source, const clt_sce
   cJSON *parameters = ok ? cJSON_GetObjectItemCaseSensitive(root, "parameters") : NULL;
   if (ok && parameters) {
     ok = expect_object(&ctx, parameters, "parameters");
+    param_index_t names;
+    if (ok && !param_index_build(parameters, &names)) {
+      ctx.status = CLT_ERR_OUT_OF_MEMORY;
+      ok = fail(&ctx, NULL, "out of memory");
+    } else if (ok) {
+      const cJSON *dup = param_index_duplicate(&names);
+      if (dup) {
+        char p[PATH_SIZE];
+        join_key(p, "parameters", dup->string);
+        ok = fail(&ctx, p, "duplicate key");
+      }
+      param_index_free(&names);
+    }
     for (const cJSON *c = ok ? parameters->child : NULL; ok && c; c = c->next) {
       char p[PATH_SIZE];
       join_key(p, "parameters", c->string);
-      for (const cJSON *d = parameters->child; d != c; d = d->next) {
-        if (strcmp(d->string, c->string) == 0) ok = fail(&ctx, p, "duplicate key");
-      }
       if (ok && (c->string[0] == '\0' || c->string[0] == '$')) {
         ok = fail(&ctx, p, "a parameter name must not be empty or start with '$'");
       }
@@ -2076,8 +2201,16 @@ clt_status_t clt_scene_parse(const char *text, const char *source, const clt_sce
     }
   }
   if (ok) {
-    /* Substitute everywhere except inside the parameter declarations themselves. */
-    ok = substitute(&ctx, root, "", parameters, parameters);
+    /* Substitute everywhere except inside the parameter declarations themselves (the index is
+     * built after --param, which replaces declared values). */
+    param_index_t index;
+    if (!param_index_build(parameters, &index)) {
+      ctx.status = CLT_ERR_OUT_OF_MEMORY;
+      ok = fail(&ctx, NULL, "out of memory");
+    } else {
+      ok = substitute(&ctx, root, "", &index, parameters);
+      param_index_free(&index);
+    }
   }
   if (ok) ok = read_scene(&ctx, root);
   if (ok && !cJSON_GetObjectItemCaseSensitive(root, "name")) {
@@ -2127,8 +2260,25 @@ clt_status_t clt_scene_load(const char *path, const clt_scene_overrides_t *overr
       capacity *= 2;
     }
     size_t n = fread(text + length, 1, capacity - length - 1, f);
+    size_t nul = 0;
+    while (nul < n && text[length + nul] != '\0') nul++;
+    if (nul < n) { /* /dev/zero, a binary file: said at the first NUL, not after reading it all */
+      long long at = (long long)(length + nul);
+      free(text);
+      fclose(f);
+      if (message && message_size)
+        snprintf(message, message_size, "%s: contains a NUL byte at offset %lld (not a JSON text file)", path, at);
+      return CLT_ERR_FORMAT;
+    }
     length += n;
     if (n == 0) break;
+    if (length > CLT_SCENE_MAX_BYTES) {
+      free(text);
+      fclose(f);
+      if (message && message_size)
+        snprintf(message, message_size, "%s: longer than %d MiB: not a scene file", path, CLT_SCENE_MAX_BYTES >> 20);
+      return CLT_ERR_FORMAT;
+    }
   }
   bool read_error = ferror(f) != 0;
   fclose(f);
@@ -2139,12 +2289,6 @@ clt_status_t clt_scene_load(const char *path, const clt_scene_overrides_t *overr
     return CLT_ERR_IO;
   }
   text[length] = '\0';
-  if (strlen(text) != length) {
-    free(text);
-    if (message && message_size)
-      snprintf(message, message_size, "%s: contains a NUL byte (not a JSON text file)", path);
-    return CLT_ERR_FORMAT;
-  }
   clt_status_t status = clt_scene_parse(text, path, overrides, out, message, message_size);
   free(text);
   return status;

@@ -751,7 +751,8 @@ clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *messa
   ok = ok && read_shapes(file, run);
   for (int i = 0; ok && i < run->body_count; i++) {
     if (run->body_shape_count[i] < 0 || run->body_first_shape[i] < 0 ||
-        run->body_first_shape[i] + run->body_shape_count[i] > run->shape_count)
+        run->body_first_shape[i] > run->shape_count ||
+        run->body_shape_count[i] > run->shape_count - run->body_first_shape[i]) /* no overflow of first + count */
       ok = false;
   }
   if (!ok) {

@@ -65,7 +65,8 @@ for k in 1 2 3 4 5; do
   rm -f k.h5 k.csv k.h5.tmp k.csv.tmp
   "$CLATTER_BIN" run "$scene" --quiet -o k.h5 --checkpoint-every 700 &
   pid=$!
-  sleep "0.$((RANDOM % 6 + 1))"
+  for _ in $(seq 500); do [ -e k.h5.tmp ] && break; sleep 0.01; done # started (a loaded machine is slow)
+  sleep "0.$((RANDOM % 6))"
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   if [ -e k.h5 ]; then continue; fi # finished before the kill
@@ -81,6 +82,27 @@ expect_status 0 "partial run" "$CLATTER_BIN" run "$scene" --quiet -o p.h5 --chec
 expect_status 0 "resumed without --checkpoint-every" "$CLATTER_BIN" run --resume p.h5 --quiet --max-steps 500
 expect "interval kept" test "$(json_field p.h5 checkpoint_every)" = 300
 cd ..
+
+# A run file whose /diagnostics/t claims 3.8e18 rows: --resume refuses it at once (shrinking it made
+# HDF5 visit every claimed chunk: 800 s of CPU, deaf to the first SIGTERM).
+expect_status 0 "a partial run to damage" "$CLATTER_BIN" run "$scene" --quiet -o huge.h5 --checkpoint-every 1000 \
+  --max-steps 2500
+expect "its extent enlarged" /usr/bin/python3 -c "
+import h5py
+with h5py.File('huge.h5', 'r+') as f:
+    f['/diagnostics/t'].resize((3800000000000000000,))"
+(ulimit -t 20; exec "$CLATTER_BIN" run --resume huge.h5 --quiet) 2> err
+code=$?
+expect "resume of the damaged file: exit status 2 (got $code)" test "$code" -eq 2
+expect "its reason" grep -q "damaged: a dataset claims more rows than the file has bytes" err
+# A shape count that would overflow first_shape + count (a signed overflow in the viz reader).
+cp ref.h5 shapes.h5
+expect "its shape count made huge" /usr/bin/python3 -c "
+import h5py
+with h5py.File('shapes.h5', 'r+') as f:
+    f['/bodies/first_shape'][0] = 1
+    f['/bodies/shape_count'][0] = 2147483647"
+expect_status 2 "render refuses it" "$CLATTER_BIN" render shapes.h5 -o shapes.png
 
 # A full disk: at creation and mid-run.
 mkdir full && cd full
