@@ -56,7 +56,8 @@ clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene,
 /* Reopens a finished or interrupted run for continuation: copies path to path + ".tmp" (and its
  * CSV; a run killed before it closed left only path.tmp and its CSV's .tmp: they are taken as the
  * run file when they reach at least path's checkpoint, and refused while another process writes
- * them), rebuilds the scene from the stored JSON and the world from the scene, restores the latest
+ * them; a run killed before its first flush, in its first milliseconds, leaves a .tmp that
+ * cannot be read, and nothing to continue: CLT_ERR_IO saying so), rebuilds the scene from the stored JSON and the world from the scene, restores the latest
  * checkpoint (or the initial state if the file has none) and truncates every dataset and the CSV
  * after the checkpoint's step. The caller steps the world on and closes as for a new run.
  * log (may be NULL) becomes the world's log sink. */

@@ -1262,7 +1262,8 @@ void clt_output_no_exit_handler(void) { H5dont_atexit(); }
 clt_status_t clt_output_set_checkpoint_every(clt_output_t *out, int64_t steps) {
   if (!out || steps < 0) return CLT_ERR_INVALID_ARGUMENT;
   silence_t quiet = silence_begin();
-  bool ok = set_attr_int64(out->file, "checkpoint_every", steps) >= 0;
+  /* flushed now: a run killed before its first checkpoint is resumed with its interval too */
+  bool ok = set_attr_int64(out->file, "checkpoint_every", steps) >= 0 && H5Fflush(out->file, H5F_SCOPE_LOCAL) >= 0;
   silence_end(quiet);
   if (ok) out->checkpoint_every = steps;
   return ok ? CLT_OK : CLT_ERR_IO;
@@ -1553,9 +1554,13 @@ static clt_status_t load_checkpoint(hid_t file, const char *path, clt_world_t *w
   hid_t g = H5Gopen2(file, "checkpoint", H5P_DEFAULT);
   hid_t d = g >= 0 ? H5Dopen2(g, "state", H5P_DEFAULT) : -1;
   int64_t size = -1, at = -1;
+  struct stat st;
   if (d < 0 || !get_attr_int64(g, "step", &at) || !get_attr_int64(g, "size", &size) || size < 0 ||
       (hsize_t)size != table_rows(d)) {
     set_message(message, message_size, "%s: damaged /checkpoint%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  } else if (stat(path, &st) != 0 || size > (int64_t)st.st_size) { /* checked before allocating it */
+    set_message(message, message_size, "%s: damaged /checkpoint: its state is larger than the file%s", path, NULL);
     status = CLT_ERR_FORMAT;
   } else {
     unsigned char *blob = malloc((size_t)size + 1);
@@ -1727,7 +1732,10 @@ static bool recover_interrupted(const char *path, char *message, size_t size) {
         unlink(tmp);
         if (lstat(csv_tmp, &st) == 0 && S_ISREG(st.st_mode)) unlink(csv_tmp);
       } else {
-        snprintf(message, size, "%s: an interrupted run's file that cannot be read (and no %s)", tmp, path);
+        snprintf(message, size,
+                 "%s cannot be read and there is no %s: the run was stopped before its first data reached the disk "
+                 "(its first few milliseconds), so there is nothing to continue; delete %s and start the run again",
+                 tmp, path, tmp);
         ok = false;
       }
     }
