@@ -66,6 +66,10 @@ typedef struct clt_colony_def_t {
 
 clt_colony_def_t clt_default_colony_def(void);
 
+/* A NULL colony never crashes (as a NULL world, world.h "Misuse"): the calls that return
+ * clt_status_t return CLT_ERR_INVALID_ARGUMENT, the getters the neutral value given next to them,
+ * clt_colony_destroy(NULL) does nothing. */
+
 /* Validates def against the world (3D, planar or free), adds the first cell to it and returns
  * the colony in *out (NULL on failure; CLT_ERR_INVALID_ARGUMENT with the reason in
  * clt_world_error). The world must outlive the colony; destroying the colony leaves the cells in
@@ -79,9 +83,9 @@ clt_status_t clt_colony_step(clt_colony_t *colony);
 /* Steps 1–2 only (growth and division over one time step, no mechanics). */
 clt_status_t clt_colony_grow(clt_colony_t *colony);
 
-clt_world_t *clt_colony_world(const clt_colony_t *colony);
-int clt_colony_cell_count(const clt_colony_t *colony);
-int64_t clt_colony_division_count(const clt_colony_t *colony);
+clt_world_t *clt_colony_world(const clt_colony_t *colony);          /* NULL: NULL */
+int clt_colony_cell_count(const clt_colony_t *colony);                /* NULL: 0 */
+int64_t clt_colony_division_count(const clt_colony_t *colony);        /* NULL: 0 */
 
 typedef struct clt_colony_cell_t {
   clt_body_id_t body;
@@ -93,7 +97,7 @@ typedef struct clt_colony_cell_t {
 
 /* The i-th cell (0 ≤ i < count, creation order); CLT_ERR_INVALID_ARGUMENT otherwise. */
 clt_status_t clt_colony_get_cell(const clt_colony_t *colony, int index, clt_colony_cell_t *out);
-/* Total volume of the cells [m³]: Σ (π d²/4 L + π d³/6). */
+/* Total volume of the cells [m³]: Σ (π d²/4 L + π d³/6). NULL: NaN. */
 double clt_colony_volume(const clt_colony_t *colony);
 
 /* Checkpoints. A colony's own state (its cells' lengths, generations and bodies, the generator,
@@ -109,7 +113,7 @@ double clt_colony_volume(const clt_colony_t *colony);
  * size, the def's scalars, cell bodies in creation order after the first cell's) and fails with
  * CLT_ERR_FORMAT (bad blob) or CLT_ERR_INVALID_ARGUMENT (the colony has grown) and the reason in
  * clt_world_error; on a failure while adding bodies the world keeps those already added. */
-size_t clt_colony_state_size(const clt_colony_t *colony);
+size_t clt_colony_state_size(const clt_colony_t *colony); /* NULL: 0 */
 clt_status_t clt_colony_save_state(const clt_colony_t *colony, void *buffer, size_t size);
 clt_status_t clt_colony_load_state(clt_colony_t *colony, const void *buffer, size_t size);
 

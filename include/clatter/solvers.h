@@ -35,8 +35,13 @@ typedef struct clt_matrix_t {
   int nnz;         /* CSR */
 } clt_matrix_t;
 
-void clt_matrix_free(clt_matrix_t *m);                      /* frees arrays, zeroes the struct */
-void clt_matrix_multiply(const clt_matrix_t *m, const double *x, double *y); /* y = m x */
+/* NULL arguments never crash (as a NULL world, world.h "Misuse"): functions that return
+ * clt_status_t return CLT_ERR_INVALID_ARGUMENT with the reason in result->message when result is
+ * given; the others return the neutral value given next to them. */
+void clt_matrix_free(clt_matrix_t *m);                      /* frees arrays, zeroes the struct; NULL: nothing */
+/* y = m x; does nothing for a NULL or unusable m (missing arrays) or a NULL x or y. */
+void clt_matrix_multiply(const clt_matrix_t *m, const double *x, double *y);
+/* The entry (0 outside the matrix or not stored); NaN for a NULL or unusable m. */
 double clt_matrix_get(const clt_matrix_t *m, int row, int col);
 
 /* Matrix-free operator: y = A x with A n×n. diagonal (optional) = diag(A).
@@ -123,7 +128,7 @@ clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
 clt_status_t clt_lcp_polish(const clt_lcp_t *problem, const clt_solver_options_t *options,
                             double *z, double *w, clt_solve_result_t *result);
 
-/* Scaled residual of z as defined above. */
+/* Scaled residual of z as defined above. NaN for a NULL or invalid problem or a NULL z. */
 double clt_lcp_residual(const clt_lcp_t *problem, const double *z);
 
 const char *clt_solver_kind_name(clt_solver_kind_t kind); /* "lemke", "bgs", "apgd", "bbpgd", "newton", "mprgp" */
@@ -148,6 +153,7 @@ typedef struct clt_cone_set_t {
 clt_status_t clt_cone_qp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
                                const clt_cone_set_t *cones, const clt_solver_options_t *options,
                                double *z, double *w, clt_solve_result_t *result);
+/* NaN for a NULL or invalid problem or cone set, or a NULL z. */
 double clt_cone_qp_residual(const clt_lcp_t *problem, const clt_cone_set_t *cones, const double *z);
 
 /* ---------------------------------------------------------------------------------------------
@@ -172,12 +178,13 @@ typedef struct clt_fc_global_t {
   double *mu;         /* nc */
 } clt_fc_global_t;
 
-void clt_fc_local_free(clt_fc_local_t *p);
-void clt_fc_global_free(clt_fc_global_t *p);
+void clt_fc_local_free(clt_fc_local_t *p);   /* NULL: nothing */
+void clt_fc_global_free(clt_fc_global_t *p); /* NULL: nothing */
 
 /* Natural-map error of the data README: sqrt(Σ‖r_a − P_K(r_a − û_a)‖²) / ‖q‖₂ (‖q‖₂ ≤ DBL_EPSILON:
  * divided by 1, i.e. the absolute error — a relative error means nothing at ‖q‖ ≈ 4e-18).
- * abs_error (may be NULL) receives the numerator. */
+ * abs_error (may be NULL) receives the numerator. NaN (and *abs_error NaN) for a NULL or invalid
+ * problem or a NULL r. */
 double clt_fc_local_error(const clt_fc_local_t *p, const double *r, double *abs_error);
 
 /* Exact-cone block Gauss–Seidel (NSGS) on the local problem: a safeguarded Newton local solve

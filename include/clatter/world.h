@@ -12,7 +12,20 @@
  *
  * Creation goes through definition structs obtained from clt_default_*_def() so new fields never
  * break callers. Every function that can fail returns clt_status_t; the message is available from
- * clt_world_error(). */
+ * clt_world_error().
+ *
+ * Misuse (docs/api-limits.md):
+ *  - A NULL world never crashes. A function that returns clt_status_t returns
+ *    CLT_ERR_INVALID_ARGUMENT (there is no world to hold a message; clt_world_error(NULL) returns the
+ *    fixed text "no world (NULL)"); a getter returns the neutral value given next to it (0 counts,
+ *    NaN for times and energies, NULL, the null handle clt_world_ground()). NULL def, state and out
+ *    pointers are CLT_ERR_INVALID_ARGUMENT with the reason in clt_world_error, except the out
+ *    pointers documented as optional (ids, out_index, momentum's arrays).
+ *  - Magnitudes are checked where they enter (world, body, shape, joint, force and method
+ *    definitions, clt_body_set_state, clt_body_set_capsule_length) against the limits below: NaN,
+ *    ±inf and values past a limit are CLT_ERR_INVALID_ARGUMENT with a message naming the field and
+ *    the limit. The step itself does not apply them (a state that grows past them is the
+ *    divergence checks' business, method.divergence_*). */
 #ifndef CLATTER_WORLD_H
 #define CLATTER_WORLD_H
 
@@ -23,6 +36,47 @@ extern "C" {
 #endif
 
 typedef struct clt_world_t clt_world_t;
+
+/* ---------------------------------------------------------------------------------------------
+ * Limits on magnitudes (SI units; docs/api-limits.md). They lie far outside any use from
+ * micrometre cells to 100 m structures, and they keep every product a step forms finite in double
+ * precision (½ m v², ½ J ω², m g z, the energy scale Σ ½ m (r/h)² of the divergence test, the
+ * entries 1/m + r²/J of the contact matrices): a value past one is a unit or sign mistake, or an
+ * attack, not a scene. Bounds are inclusive. */
+
+/* |position|, shape sizes and offsets, anchors, lengths of springs and distance joints, kinematic
+ * amplitudes, method lengths (active_set_eps, post_tolerance, overlap_tolerance) [m]: the Earth–Moon
+ * distance fits, and at 1e9 m the ulp of a double is 1.2e-7 m, a tenth of a bacterium. */
+#define CLT_MAX_LENGTH 1e9
+/* |velocity| components, kinematic motion.velocity, method.velocity_tolerance [m/s]: 3 times the
+ * speed of light. */
+#define CLT_MAX_SPEED 1e9
+/* |angular velocity| components [rad/s]: centrifuges and flagellar motors turn at 1e3–1e4 rad/s;
+ * 1e9 keeps ½ J ω² and the gyroscopic term finite for any allowed inertia. */
+#define CLT_MAX_ANGULAR_SPEED 1e9
+/* Mass of a dynamic body, given or computed from its shapes [kg] (2D: per unit thickness): a
+ * 1 µm³ cell is 1e-15 kg, a 100 m structure 1e9 kg. The lower bound keeps 1/m finite and small
+ * enough to be multiplied by any allowed force. */
+#define CLT_MIN_MASS 1e-30
+#define CLT_MAX_MASS 1e30
+/* Principal moments of inertia of a dynamic body [kg m²]: m r² from a 1e-30 kg body of 1e-10 m to
+ * a 1e30 kg body of 1e10 m. */
+#define CLT_MIN_INERTIA 1e-50
+#define CLT_MAX_INERTIA 1e50
+/* time_step h [s]: 1 ps to about 17 minutes. The schemes divide by h (Υ = γΘ/h): a subnormal h
+ * such as 1e-320 makes 1/h infinite, and no contact model resolves anything below a picosecond. */
+#define CLT_MIN_TIME_STEP 1e-12
+#define CLT_MAX_TIME_STEP 1e3
+/* |gravity| components [m/s²]: the surface of a neutron star is about 1e12. */
+#define CLT_MAX_ACCELERATION 1e12
+/* |force|, |torque| and their amplitudes of applied forces [N, N m]. */
+#define CLT_MAX_FORCE 1e30
+/* Coefficients: stiffness [N/m, N m/rad] and damping [N s/m, N m s/rad] of spring–dampers (stiff
+ * limits up to 1e14 are tested), drag coefficients [N s/m, N m s], viscosity [Pa s]. */
+#define CLT_MAX_COEFFICIENT 1e30
+/* Friction coefficient μ of a material: past about 10 every contact sticks already; 1e6 keeps the
+ * cone's generators n + μ d_k and μ c_n finite. */
+#define CLT_MAX_FRICTION 1e6
 
 /* ---------------------------------------------------------------------------------------------
  * Method (SPEC.md §1–§3): scheme, solver, tolerances. */
@@ -69,7 +123,7 @@ typedef enum clt_friction_cone_t {
  * solver lemke (the default), apgd or bbpgd, unless the world has implicit force elements, the
  * semi-implicit gyroscopic term or method.spring_projection > 0, which need the polyhedral rows;
  * polyhedral otherwise. */
-clt_friction_cone_t clt_method_effective_cone(const clt_world_t *world);
+clt_friction_cone_t clt_method_effective_cone(const clt_world_t *world); /* NULL: CLT_CONE_AUTO */
 
 /* How contacts enter the step (SPEC.md §6). The ReLCP family is frictionless and uses the
  * shared-normal constraints of SPEC.md §6.2 under either law of motion (clt_law_t). */
@@ -158,19 +212,23 @@ typedef struct clt_world_def_t {
 clt_world_def_t clt_default_world_def(void); /* 3D, h = 1e-3, gravity (0, 0, −9.81) */
 
 /* Creates a world. On failure *out is NULL; if message is non-NULL, a reason is copied into it
- * (message_size bytes at most). */
+ * (message_size bytes at most). CLT_ERR_INVALID_ARGUMENT for a NULL def or out and for a def
+ * field out of range (the limits above: time_step in [CLT_MIN_TIME_STEP, CLT_MAX_TIME_STEP],
+ * |gravity| ≤ CLT_MAX_ACCELERATION, viscosity ≤ CLT_MAX_COEFFICIENT, the method's lengths ≤
+ * CLT_MAX_LENGTH, velocity_tolerance ≤ CLT_MAX_SPEED). */
 clt_status_t clt_world_create(const clt_world_def_t *def, clt_world_t **out, char *message,
                               size_t message_size);
-void clt_world_destroy(clt_world_t *world);
+void clt_world_destroy(clt_world_t *world); /* NULL: nothing */
 
-/* The message of the last failed call on this world ("" if none). Valid until the next call. */
+/* The message of the last failed call on this world ("" if none). Valid until the next call.
+ * NULL world: the fixed string "no world (NULL)". */
 const char *clt_world_error(const clt_world_t *world);
 
-int clt_world_dimension(const clt_world_t *world);
-double clt_world_time(const clt_world_t *world);
-int64_t clt_world_step_count(const clt_world_t *world);
-double clt_world_time_step(const clt_world_t *world);
-const clt_method_t *clt_world_method(const clt_world_t *world);
+int clt_world_dimension(const clt_world_t *world);             /* NULL: 0 */
+double clt_world_time(const clt_world_t *world);               /* NULL: NaN */
+int64_t clt_world_step_count(const clt_world_t *world);        /* NULL: 0 */
+double clt_world_time_step(const clt_world_t *world);          /* NULL: NaN */
+const clt_method_t *clt_world_method(const clt_world_t *world); /* NULL: NULL */
 
 /* ---------------------------------------------------------------------------------------------
  * Materials: per-shape friction, restitution and density. Contact pairs combine μ and e_N by the
@@ -285,8 +343,9 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
  * past it grows the storage by doubling, up to 2x what is used). A scene of known size reserves it
  * before adding its bodies. CLT_ERR_INVALID_ARGUMENT for negative counts, CLT_ERR_OUT_OF_MEMORY. */
 clt_status_t clt_world_reserve(clt_world_t *world, int bodies, int shapes);
-int clt_world_body_count(const clt_world_t *world);
-/* The i-th body in creation order (0 ≤ i < body count). */
+int clt_world_body_count(const clt_world_t *world); /* NULL: 0 */
+/* The i-th body in creation order (0 ≤ i < body count); the null handle clt_world_ground() for an
+ * index out of range or a NULL world. */
 clt_body_id_t clt_world_body_at(const clt_world_t *world, int i);
 
 typedef struct clt_body_state_t {
@@ -298,6 +357,9 @@ typedef struct clt_body_state_t {
 } clt_body_state_t;
 
 clt_status_t clt_body_get_state(const clt_world_t *world, clt_body_id_t body, clt_body_state_t *out);
+/* Sets a dynamic body's state. CLT_ERR_INVALID_ARGUMENT for a component that is not finite or
+ * past CLT_MAX_LENGTH (position), CLT_MAX_SPEED (velocity) or CLT_MAX_ANGULAR_SPEED, and for a
+ * zero orientation; the world is then unchanged. */
 clt_status_t clt_body_set_state(clt_world_t *world, clt_body_id_t body, const clt_body_state_t *state);
 
 typedef struct clt_body_info_t {
@@ -348,7 +410,7 @@ clt_joint_def_t clt_default_joint_def(clt_joint_type_t type);
 const char *clt_joint_type_name(clt_joint_type_t type);
 clt_joint_type_t clt_joint_type_from_name(const char *name);
 clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def, clt_joint_id_t *out);
-int clt_world_joint_count(const clt_world_t *world);
+int clt_world_joint_count(const clt_world_t *world); /* NULL: 0 */
 
 /* ---------------------------------------------------------------------------------------------
  * Force elements */
@@ -400,7 +462,7 @@ clt_force_def_t clt_default_force_def(clt_force_type_t type);
 const char *clt_force_type_name(clt_force_type_t type);
 clt_force_type_t clt_force_type_from_name(const char *name);
 clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def, clt_force_id_t *out);
-int clt_world_force_count(const clt_world_t *world);
+int clt_world_force_count(const clt_world_t *world); /* NULL: 0 */
 
 /* ---------------------------------------------------------------------------------------------
  * Stepping and diagnostics (SPEC.md §7) */
@@ -485,28 +547,39 @@ typedef struct clt_contact_info_t {
 #define CLT_TOUCH_IMPULSE_FRACTION 1e-6
 
 /* Number of active contacts of the last step (0 before the first step, after load_state and after
- * a step that failed). */
+ * a step that failed, and for a NULL world). */
 int clt_world_contact_count(const clt_world_t *world);
 /* The i-th of them (0 ≤ i < count; CLT_ERR_INVALID_ARGUMENT otherwise). */
 clt_status_t clt_world_get_contact(const clt_world_t *world, int index, clt_contact_info_t *out);
 
-/* Energies and infeasibility of the current state (what the diagnostics report after a step). */
+/* Energies and infeasibility of the current state (what the diagnostics report after a step).
+ * NULL world: NaN. */
 double clt_world_kinetic_energy(const clt_world_t *world);
 double clt_world_potential_energy(const clt_world_t *world);
 
-/* Total world-frame linear and angular momentum (about the origin) of the dynamic bodies. */
+/* Total world-frame linear and angular momentum (about the origin) of the dynamic bodies. linear
+ * and angular may be NULL; a NULL world fills the given arrays with NaN. */
 void clt_world_momentum(const clt_world_t *world, double linear[3], double angular[3]);
 
 /* ---------------------------------------------------------------------------------------------
  * Checkpoints: the complete mutable state (time, step count, positions, velocities, warm starts,
  * restitution memory, ...) as an opaque byte blob. Restoring it into a world built from the same
- * description makes the continuation bit-identical to an uninterrupted run. */
+ * description makes the continuation bit-identical to an uninterrupted run.
+ *
+ * The blob (format version 3, src/steppers/state.c, docs/output-format.md "State blob") carries
+ * a 64-bit checksum of all its other bytes: load_state refuses a blob with any byte changed, a
+ * truncated or extended one, one of another world (counts, dimension) and one with a non-finite
+ * value, with CLT_ERR_FORMAT and the reason in clt_world_error, and leaves the world unchanged.
+ * Version 2 blobs (no checksum, written before) are still read. */
 
-size_t clt_world_state_size(const clt_world_t *world);
+size_t clt_world_state_size(const clt_world_t *world); /* NULL: 0 */
+/* CLT_ERR_INVALID_ARGUMENT for a NULL or too small buffer (size < clt_world_state_size). */
 clt_status_t clt_world_save_state(const clt_world_t *world, void *buffer, size_t size);
 clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t size);
 
-/* A 64-bit hash of the mutable state (determinism tests). */
+/* A 64-bit hash of the mutable state (determinism tests): FNV-1a 64 of the state's bytes as the
+ * blob holds them, without the checksum (in the layout of format version 2, so that hashes stay
+ * comparable across the format change). NULL world: 0. */
 uint64_t clt_world_state_hash(const clt_world_t *world);
 
 #ifdef __cplusplus

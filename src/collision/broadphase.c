@@ -40,6 +40,8 @@
 #define UNIT_MIN_ENTRIES 256
 /* Cell coordinates stay below 2^CELL_BITS per axis (the cell grows with the scene's span). */
 #define CELL_BITS 20
+/* The widest grid key: large_key = 2^bits and unbounded_key = 2^bits + 1 must fit in 64 bits. */
+#define GRID_KEY_BITS_MAX 63
 
 /* A grid proxy in cell order: its inflated box (the same rounded values boxes_overlap compares)
  * and its cell along the sweep axis. */
@@ -706,8 +708,13 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
   for (int k = 0; k < dim; k++) bp->cell_size = fmax(bp->cell_size, 1.0 / g.inv_cell[k]);
 
   /* Cell keys: (a, b, sweep cell) for the grid proxies; the others after them (large: 1, unbounded:
-   * 2 above every grid key), so the sort also lists them in index order. */
-  int key_bits = g.bits_a + g.bits_b + g.bits_s;
+   * 2 above every grid key), so the sort also lists them in index order. The grid needs a key of
+   * at most 63 bits: 21 per axis at most when the cells cover the span (make_grid). Only bounds
+   * whose span or extent overflows (coordinates near 1e308, a margin of 1e308) leave the cell at
+   * 1.0 and put the clamped cells (22 bits) on every axis: then there is no grid, and every
+   * bounded proxy is "large", tested against all the others (O(N²), exact). */
+  bool use_grid = g.bits_a + g.bits_b + g.bits_s <= GRID_KEY_BITS_MAX;
+  int key_bits = use_grid ? g.bits_a + g.bits_b + g.bits_s : 0;
   uint64_t large_key = UINT64_C(1) << key_bits, unbounded_key = large_key + 1;
   if (!reserve(&bp->sort_buffer, &bp->sort_capacity, 2 * (count > 0 ? count : 1), sizeof(sort_key_t)))
     return CLT_ERR_OUT_OF_MEMORY;
@@ -722,7 +729,7 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
       keys[i].key = unbounded_key;
       continue;
     }
-    bool grid = true;
+    bool grid = use_grid;
     for (int k = 0; k < dim && grid; k++) {
       double l = p->lower[k] - margin, u = p->upper[k] + margin;
       if (!isfinite(l) || !isfinite(u) || !(u - l <= g.limit[k])) grid = false;

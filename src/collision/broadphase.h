@@ -81,8 +81,12 @@ void clt_broadphase_release_scratch(clt_broadphase_t *bp);
  * same body, pairs of two fixed proxies and pairs of two unbounded proxies are left out. The result
  * (bp->pairs, bp->pair_count, valid until the next call) is sorted by (a, b), so it does not depend
  * on the grid, the order of the search or the number of OpenMP threads (scenes of at least 4096
- * proxies are searched in parallel). dimension is 2 or 3. Returns CLT_ERR_OUT_OF_MEMORY if a buffer cannot
- * grow (bp->pair_count is then 0), CLT_ERR_INVALID_ARGUMENT for count < 0 or a bad dimension. */
+ * proxies are searched in parallel). Exact for any finite bounds and margin, up to 1e308: where the
+ * scene's span or a grown box overflows and the grid's keys would need more than 63 bits, there is
+ * no grid and every proxy is tested against every other (tests/collision/
+ * test_broadphase_extreme.c). dimension is 2 or 3. Returns CLT_ERR_OUT_OF_MEMORY if a buffer
+ * cannot grow (bp->pair_count is then 0), CLT_ERR_INVALID_ARGUMENT for count < 0 or a bad
+ * dimension. */
 clt_status_t clt_broadphase_find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxies, int count,
                                        int dimension, double margin);
 

@@ -45,7 +45,7 @@ clt_joint_def_t clt_default_joint_def(clt_joint_type_t type) {
   return d;
 }
 
-int clt_world_joint_count(const clt_world_t *world) { return world->joint_count; }
+int clt_world_joint_count(const clt_world_t *world) { return world ? world->joint_count : 0; }
 
 void clt_joint_anchors(const clt_world_t *world, const clt_joint_rec_t *joint, double pa[3], double pb[3]) {
   clt_body_world_point(world, joint->body_a, joint->anchor_a, pa, NULL);
@@ -93,6 +93,7 @@ clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def,
     out->index = CLT_NULL_INDEX;
     out->generation = 0;
   }
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   if (!def) return FAIL("joint: def must not be NULL");
   char label[CLT_NAME_SIZE + 32];
   if (def->name && def->name[0])
@@ -106,6 +107,15 @@ clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def,
   if (!clt_v3_isfinite(def->anchor_a) || !clt_v3_isfinite(def->anchor_b) || !clt_v3_isfinite(def->axis_a) ||
       !clt_v3_isfinite(def->axis_b) || !isfinite(def->distance))
     return FAIL("%s: every numeric field must be finite", label);
+  /* world.h limits: anchors and the distance are lengths; an axis is a direction whose length
+   * must stay finite when it is normalized. */
+  for (int k = 0; k < 3; k++)
+    if (!(fabs(def->anchor_a[k]) <= CLT_MAX_LENGTH && fabs(def->anchor_b[k]) <= CLT_MAX_LENGTH))
+      return FAIL("%s: anchor_a and anchor_b must be within %g m (CLT_MAX_LENGTH)", label, CLT_MAX_LENGTH);
+  if (!(def->distance <= CLT_MAX_LENGTH))
+    return FAIL("%s: distance must be <= %g m (CLT_MAX_LENGTH; got %g)", label, CLT_MAX_LENGTH, def->distance);
+  if (!isfinite(clt_v3_norm(def->axis_a)) || !isfinite(clt_v3_norm(def->axis_b)))
+    return FAIL("%s: axis_a and axis_b must have a finite length", label);
   clt_joint_rec_t rec;
   memset(&rec, 0, sizeof rec);
   rec.type = def->type;

@@ -110,6 +110,13 @@ static bool finite_n(const double *a, int n) {
   return true;
 }
 
+/* The first of a[0, n) that is not finite or whose magnitude passes limit (−1: none). */
+static int past_limit(const double *a, int n, double limit) {
+  for (int i = 0; i < n; i++)
+    if (!(fabs(a[i]) <= limit)) return i;
+  return -1;
+}
+
 #define FAIL(...) clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, __VA_ARGS__)
 
 static clt_status_t validate_shape(clt_world_t *world, const char *label, int i, const clt_shape_def_t *s,
@@ -127,6 +134,17 @@ static clt_status_t validate_shape(clt_world_t *world, const char *label, int i,
       !finite_n(s->semi_axes, 3) || !isfinite(s->major_radius) || !isfinite(s->minor_radius) ||
       !finite_n(s->point, 3) || !finite_n(s->normal, 3) || !finite_n(s->a, 3) || !finite_n(s->b, 3))
     return FAIL("%s: shapes[%d] (%s): every numeric field must be finite", label, i, ops->name);
+  /* Lengths (world.h limits): every size and point of the def, used field or not. */
+  const double sizes[] = {s->radius, s->length, s->major_radius, s->minor_radius};
+  const double *points[] = {s->half_extents, s->semi_axes, s->point, s->a, s->b, s->local_position};
+  bool past = past_limit(sizes, 4, CLT_MAX_LENGTH) >= 0;
+  for (int k = 0; k < 6; k++) past = past || past_limit(points[k], 3, CLT_MAX_LENGTH) >= 0;
+  for (int k = 0; k < CLT_MAX_POLYGON_VERTICES; k++) past = past || past_limit(s->vertices[k], 2, CLT_MAX_LENGTH) >= 0;
+  if (past)
+    return FAIL("%s: shapes[%d] (%s): sizes, points, vertices and local_position must be within %g m "
+                "(CLT_MAX_LENGTH)", label, i, ops->name, CLT_MAX_LENGTH);
+  if (!isfinite(clt_v3_norm(s->normal)))
+    return FAIL("%s: shapes[%d] (%s): normal must have a finite length", label, i, ops->name);
   char reason[256];
   if (!ops->validate(s, reason, sizeof reason)) return FAIL("%s: shapes[%d] (%s): %s", label, i, ops->name, reason);
   if (!finite_n(s->local_position, 3) || !isfinite(s->local_angle) || !finite_n(s->local_orientation, 4))
@@ -134,8 +152,10 @@ static clt_status_t validate_shape(clt_world_t *world, const char *label, int i,
   if (world->dimension == 2 && s->local_position[2] != 0.0)
     return FAIL("%s: shapes[%d] (%s): local_position[2] must be 0 in a 2D world (got %g)", label, i,
                 ops->name, s->local_position[2]);
-  if (world->dimension == 3 && !(clt_q_norm(s->local_orientation) > 1e-12))
-    return FAIL("%s: shapes[%d] (%s): local_orientation must be a non-zero quaternion", label, i, ops->name);
+  double q_norm = clt_q_norm(s->local_orientation);
+  if (world->dimension == 3 && !(q_norm > 1e-12 && isfinite(q_norm)))
+    return FAIL("%s: shapes[%d] (%s): local_orientation must be a non-zero quaternion of finite length", label, i,
+                ops->name);
   if (s->material < -1 || s->material >= world->material_count)
     return FAIL("%s: shapes[%d] (%s): material %d does not exist (the world has %d materials)", label, i,
                 ops->name, s->material, world->material_count);
@@ -152,11 +172,18 @@ static clt_status_t validate_body(clt_world_t *world, const clt_body_def_t *def,
   int dim = world->dimension;
   if ((int)def->type < CLT_BODY_DYNAMIC || def->type > CLT_BODY_KINEMATIC)
     return FAIL("%s: type is not a known body type (got %d)", label, (int)def->type);
-  if (!finite_n(def->position, 3)) return FAIL("%s: position must be finite", label);
+  int k;
+  if ((k = past_limit(def->position, 3, CLT_MAX_LENGTH)) >= 0)
+    return FAIL("%s: position must be finite and within %g m (CLT_MAX_LENGTH; position[%d] is %g)", label,
+                CLT_MAX_LENGTH, k, def->position[k]);
   if (!isfinite(def->angle)) return FAIL("%s: angle must be finite (got %g)", label, def->angle);
   if (!finite_n(def->orientation, 4)) return FAIL("%s: orientation must be finite", label);
-  if (!finite_n(def->velocity, 3)) return FAIL("%s: velocity must be finite", label);
-  if (!finite_n(def->angular_velocity, 3)) return FAIL("%s: angular_velocity must be finite", label);
+  if ((k = past_limit(def->velocity, 3, CLT_MAX_SPEED)) >= 0)
+    return FAIL("%s: velocity must be finite and within %g m/s (CLT_MAX_SPEED; velocity[%d] is %g)", label,
+                CLT_MAX_SPEED, k, def->velocity[k]);
+  if ((k = past_limit(def->angular_velocity, 3, CLT_MAX_ANGULAR_SPEED)) >= 0)
+    return FAIL("%s: angular_velocity must be finite and within %g rad/s (CLT_MAX_ANGULAR_SPEED; "
+                "angular_velocity[%d] is %g)", label, CLT_MAX_ANGULAR_SPEED, k, def->angular_velocity[k]);
   if (!isfinite(def->mass) && def->type == CLT_BODY_DYNAMIC)
     return FAIL("%s: mass must be > 0 and finite (got %g)", label, def->mass);
   if (!finite_n(def->inertia, 3) && def->type == CLT_BODY_DYNAMIC)
@@ -164,10 +191,15 @@ static clt_status_t validate_body(clt_world_t *world, const clt_body_def_t *def,
   if (!finite_n(def->motion.velocity, 3) || !finite_n(def->motion.amplitude, 3) ||
       !isfinite(def->motion.frequency) || !isfinite(def->motion.phase))
     return FAIL("%s: motion must be finite", label);
+  if (past_limit(def->motion.velocity, 3, CLT_MAX_SPEED) >= 0 ||
+      past_limit(def->motion.amplitude, 3, CLT_MAX_LENGTH) >= 0)
+    return FAIL("%s: motion.velocity must be within %g m/s (CLT_MAX_SPEED) and motion.amplitude within %g m "
+                "(CLT_MAX_LENGTH)", label, CLT_MAX_SPEED, CLT_MAX_LENGTH);
   for (int i = 0; i < 3; i++)
-    if (!(isfinite(def->drag_linear[i]) && def->drag_linear[i] >= 0.0 && isfinite(def->drag_angular[i]) &&
-          def->drag_angular[i] >= 0.0))
-      return FAIL("%s: drag_linear and drag_angular must be >= 0 and finite", label);
+    if (!(def->drag_linear[i] >= 0.0 && def->drag_linear[i] <= CLT_MAX_COEFFICIENT && def->drag_angular[i] >= 0.0 &&
+          def->drag_angular[i] <= CLT_MAX_COEFFICIENT))
+      return FAIL("%s: drag_linear and drag_angular must be >= 0 and <= %g (CLT_MAX_COEFFICIENT)", label,
+                  CLT_MAX_COEFFICIENT);
   if (dim == 2) {
     if (def->position[2] != 0.0) return FAIL("%s: position[2] must be 0 in a 2D world (got %g)", label, def->position[2]);
     if (def->velocity[2] != 0.0) return FAIL("%s: velocity[2] must be 0 in a 2D world (got %g)", label, def->velocity[2]);
@@ -178,7 +210,8 @@ static clt_status_t validate_body(clt_world_t *world, const clt_body_def_t *def,
   } else {
     if (def->angle != 0.0)
       return FAIL("%s: angle is for 2D worlds; in 3D give orientation (got angle %g)", label, def->angle);
-    if (!(clt_q_norm(def->orientation) > 1e-12)) return FAIL("%s: orientation must be a non-zero quaternion", label);
+    if (!(clt_q_norm(def->orientation) > 1e-12 && isfinite(clt_q_norm(def->orientation))))
+      return FAIL("%s: orientation must be a non-zero quaternion of finite length", label);
   }
   if (def->shape_count < 0 || def->shape_count > CLT_MAX_SHAPES_PER_BODY)
     return FAIL("%s: shape_count must be in [0, %d] (got %d)", label, CLT_MAX_SHAPES_PER_BODY, def->shape_count);
@@ -190,10 +223,17 @@ static clt_status_t validate_body(clt_world_t *world, const clt_body_def_t *def,
   if (def->type == CLT_BODY_DYNAMIC) {
     if (def->mass < 0.0) return FAIL("%s: mass must be > 0 and finite (got %g)", label, def->mass);
     if (def->mass > 0.0) {
+      if (!(def->mass >= CLT_MIN_MASS && def->mass <= CLT_MAX_MASS))
+        return FAIL("%s: mass must be in [%g, %g] kg (CLT_MIN_MASS, CLT_MAX_MASS; got %g)", label, CLT_MIN_MASS,
+                    CLT_MAX_MASS, def->mass);
       int n = dim == 3 ? 3 : 1;
       for (int i = 0; i < n; i++)
         if (!(def->inertia[i] > 0.0))
           return FAIL("%s: inertia[%d] must be > 0 and finite when mass is given (got %g)", label, i, def->inertia[i]);
+      for (int i = 0; i < n; i++)
+        if (!(def->inertia[i] >= CLT_MIN_INERTIA && def->inertia[i] <= CLT_MAX_INERTIA))
+          return FAIL("%s: inertia[%d] must be in [%g, %g] kg m^2 (CLT_MIN_INERTIA, CLT_MAX_INERTIA; got %g)", label, i,
+                      CLT_MIN_INERTIA, CLT_MAX_INERTIA, def->inertia[i]);
       if (dim == 2 && (def->inertia[1] != 0.0 || def->inertia[2] != 0.0))
         return FAIL("%s: inertia[1] and [2] must be 0 in a 2D world (the moment is inertia[0])", label);
     }
@@ -362,6 +402,7 @@ static clt_status_t grow_bodies(clt_world_t *world, int needed_bodies, int neede
 }
 
 clt_status_t clt_world_reserve(clt_world_t *world, int bodies, int shapes) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   if (bodies < 0 || shapes < 0)
     return FAIL("reserve: bodies and shapes must be >= 0 (got %d and %d)", bodies, shapes);
   if (set_body_capacity(world, bodies) != CLT_OK || !clt_world_reserve_shapes(world, shapes))
@@ -372,6 +413,7 @@ clt_status_t clt_world_reserve(clt_world_t *world, int bodies, int shapes) {
 
 clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, clt_body_id_t *out) {
   if (out) *out = clt_world_ground();
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   if (!def) return FAIL("body: def must not be NULL");
   char label[CLT_NAME_SIZE + 32];
   if (def->name && def->name[0])
@@ -414,6 +456,9 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
       if (!(c.mass > 0.0 && isfinite(c.mass)))
         return FAIL("%s: mass must be > 0 and finite (got %g): give mass and inertia, or shapes with "
                     "area/volume", label, c.mass);
+      if (!(c.mass >= CLT_MIN_MASS && c.mass <= CLT_MAX_MASS))
+        return FAIL("%s: the shapes give mass %g kg, outside [%g, %g] (CLT_MIN_MASS, CLT_MAX_MASS)", label, c.mass,
+                    CLT_MIN_MASS, CLT_MAX_MASS);
       rec.mass = c.mass;
       clt_v3_copy(extra.frame_offset, c.com);
       if (dim == 2) {
@@ -443,6 +488,10 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
         if (!(rec.inertia[i] > 0.0 && isfinite(rec.inertia[i])))
           return FAIL("%s: the shapes give a degenerate inertia (principal moment %d is %g)", label, i,
                       rec.inertia[i]);
+      for (int i = 0; i < (dim == 3 ? 3 : 1); i++)
+        if (!(rec.inertia[i] >= CLT_MIN_INERTIA && rec.inertia[i] <= CLT_MAX_INERTIA))
+          return FAIL("%s: the shapes give principal moment %d of %g kg m^2, outside [%g, %g] (CLT_MIN_INERTIA, "
+                      "CLT_MAX_INERTIA)", label, i, rec.inertia[i], CLT_MIN_INERTIA, CLT_MAX_INERTIA);
     }
     rec.inv_mass = 1.0 / rec.mass;
     for (int i = 0; i < (dim == 3 ? 3 : 1); i++) rec.inv_inertia[i] = 1.0 / rec.inertia[i];
@@ -518,15 +567,16 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
   return CLT_OK;
 }
 
-int clt_world_body_count(const clt_world_t *world) { return world->body_count; }
+int clt_world_body_count(const clt_world_t *world) { return world ? world->body_count : 0; }
 
 clt_body_id_t clt_world_body_at(const clt_world_t *world, int i) {
-  if (i < 0 || i >= world->body_count) return clt_world_ground();
+  if (!world || i < 0 || i >= world->body_count) return clt_world_ground();
   clt_body_id_t id = {(uint32_t)i, world->bodies[i].generation};
   return id;
 }
 
 clt_status_t clt_body_get_state(const clt_world_t *world, clt_body_id_t body, clt_body_state_t *out) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   int index;
   clt_status_t st = resolve_const(world, body, "get_state", &index);
   if (st != CLT_OK) return st;
@@ -536,6 +586,7 @@ clt_status_t clt_body_get_state(const clt_world_t *world, clt_body_id_t body, cl
 }
 
 clt_status_t clt_body_set_state(clt_world_t *world, clt_body_id_t body, const clt_body_state_t *state) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   int index;
   clt_status_t st = clt_world_resolve_body(world, body, false, "set_state", &index);
   if (st != CLT_OK) return st;
@@ -548,13 +599,24 @@ clt_status_t clt_body_set_state(clt_world_t *world, clt_body_id_t body, const cl
   if (!finite_n(state->position, 3) || !isfinite(state->angle) || !finite_n(state->orientation, 4) ||
       !finite_n(state->velocity, 3) || !finite_n(state->angular_velocity, 3))
     return FAIL("%s: set_state: every component must be finite", label);
+  int k;
+  if ((k = past_limit(state->position, 3, CLT_MAX_LENGTH)) >= 0)
+    return FAIL("%s: set_state: |position[%d]| must be <= %g m (CLT_MAX_LENGTH; got %g)", label, k, CLT_MAX_LENGTH,
+                state->position[k]);
+  if ((k = past_limit(state->velocity, 3, CLT_MAX_SPEED)) >= 0)
+    return FAIL("%s: set_state: |velocity[%d]| must be <= %g m/s (CLT_MAX_SPEED; got %g)", label, k, CLT_MAX_SPEED,
+                state->velocity[k]);
+  if ((k = past_limit(state->angular_velocity, 3, CLT_MAX_ANGULAR_SPEED)) >= 0)
+    return FAIL("%s: set_state: |angular_velocity[%d]| must be <= %g rad/s (CLT_MAX_ANGULAR_SPEED; got %g)", label,
+                k, CLT_MAX_ANGULAR_SPEED, state->angular_velocity[k]);
   clt_body_state_t s = *state;
   if (world->dimension == 2) {
     s.position[2] = s.velocity[2] = 0.0;
     s.angular_velocity[1] = s.angular_velocity[2] = 0.0;
     clt_q_identity(s.orientation);
   } else {
-    if (!(clt_q_norm(s.orientation) > 1e-12)) return FAIL("%s: set_state: orientation must be non-zero", label);
+    if (!(clt_q_norm(s.orientation) > 1e-12 && isfinite(clt_q_norm(s.orientation))))
+      return FAIL("%s: set_state: orientation must be non-zero, of finite length", label);
     clt_q_normalize(s.orientation);
     s.angle = 0.0;
   }
@@ -564,6 +626,7 @@ clt_status_t clt_body_set_state(clt_world_t *world, clt_body_id_t body, const cl
 }
 
 clt_status_t clt_body_get_info(const clt_world_t *world, clt_body_id_t body, clt_body_info_t *out) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   int index;
   clt_status_t st = resolve_const(world, body, "get_info", &index);
   if (st != CLT_OK) return st;
@@ -580,11 +643,13 @@ clt_status_t clt_body_get_info(const clt_world_t *world, clt_body_id_t body, clt
 
 clt_status_t clt_body_get_shape(const clt_world_t *world, clt_body_id_t body, int shape_index,
                                 clt_shape_def_t *out) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   int index;
   clt_status_t st = resolve_const(world, body, "get_shape", &index);
   if (st != CLT_OK) return st;
   const clt_body_rec_t *b = &world->bodies[index];
-  if (shape_index < 0 || shape_index >= b->shape_count || !out)
+  if (!out) return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "get_shape: out must not be NULL");
+  if (shape_index < 0 || shape_index >= b->shape_count)
     return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT,
                           "get_shape: shape index %d out of range [0, %d)", shape_index, b->shape_count);
   *out = *clt_world_shape(world, b->shape_first + shape_index);

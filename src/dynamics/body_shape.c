@@ -143,6 +143,7 @@ static void move_frame(clt_world_t *world, int body, const double c[3], const do
 }
 
 clt_status_t clt_body_set_capsule_length(clt_world_t *world, clt_body_id_t body, int shape_index, double length) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   int index;
   clt_status_t st = clt_world_resolve_body(world, body, false, "set_capsule_length", &index);
   if (st != CLT_OK) return st;
@@ -163,9 +164,10 @@ clt_status_t clt_body_set_capsule_length(clt_world_t *world, clt_body_id_t body,
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT,
                           "%s: set_capsule_length: shapes[%d] is a %s, not a capsule", label, shape_index,
                           clt_shape_type_name(shape->type));
-  if (!(isfinite(length) && length >= 0.0))
+  if (!(length >= 0.0 && length <= CLT_MAX_LENGTH))
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT,
-                          "%s: set_capsule_length: length must be >= 0 and finite (got %g)", label, length);
+                          "%s: set_capsule_length: length must be >= 0 and <= %g m (CLT_MAX_LENGTH; got %g)", label,
+                          CLT_MAX_LENGTH, length);
 
   /* One new description for this shape and, if the frame moves, one per shape of the body. */
   if (!clt_world_reserve_shape_edits(world, b->shape_count + 1))
@@ -175,11 +177,12 @@ clt_status_t clt_body_set_capsule_length(clt_world_t *world, clt_body_id_t body,
   clt_world_set_shape(world, shape_id, shape);
   double mass, com[3], inertia[3][3];
   principal_mass(world, index, &mass, com, inertia);
-  if (!(mass > 0.0 && isfinite(mass))) {
+  if (!(mass >= CLT_MIN_MASS && mass <= CLT_MAX_MASS)) {
     shape->length = old_length;
     clt_world_set_shape(world, shape_id, shape);
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT,
-                          "%s: set_capsule_length: the new shapes give mass %g", label, mass);
+                          "%s: set_capsule_length: the new shapes give mass %g, outside [%g, %g] kg (CLT_MIN_MASS, "
+                          "CLT_MAX_MASS)", label, mass, CLT_MIN_MASS, CLT_MAX_MASS);
   }
   /* The frame moves only if the centre of mass or the principal axes did (composite bodies):
    * relative thresholds at the level of round-off, so a single capsule keeps its frame exactly. */

@@ -1,5 +1,6 @@
 /* Energies and momentum of the current state (SPEC.md §7 diagnostics). Only dynamic bodies
  * carry energy and momentum (static and kinematic bodies have infinite mass). */
+#include <math.h>
 #include <string.h>
 
 #include "dynamics/world_internal.h"
@@ -52,13 +53,21 @@ static double sum_bodies(const clt_world_t *world, double (*term)(const clt_worl
   return total;
 }
 
-double clt_world_kinetic_energy(const clt_world_t *world) { return sum_bodies(world, body_kinetic_energy); }
+double clt_world_kinetic_energy(const clt_world_t *world) {
+  return world ? sum_bodies(world, body_kinetic_energy) : NAN;
+}
 
 double clt_world_potential_energy(const clt_world_t *world) {
+  if (!world) return NAN;
   return sum_bodies(world, body_potential_energy) + clt_forces_potential_energy(world);
 }
 
 void clt_world_momentum(const clt_world_t *world, double linear[3], double angular[3]) {
+  if (!world) {
+    if (linear) clt_v3_set(linear, NAN, NAN, NAN);
+    if (angular) clt_v3_set(angular, NAN, NAN, NAN);
+    return;
+  }
   double p[3] = {0.0, 0.0, 0.0}, l[3] = {0.0, 0.0, 0.0};
   for (int i = 0; i < world->body_count; i++) {
     const clt_body_rec_t *b = &world->bodies[i];

@@ -44,7 +44,7 @@ clt_force_type_t clt_force_type_from_name(const char *name) {
   return CLT_FORCE_TYPE_COUNT;
 }
 
-int clt_world_force_count(const clt_world_t *world) { return world->force_count; }
+int clt_world_force_count(const clt_world_t *world) { return world ? world->force_count : 0; }
 
 static bool finite3(const double a[3]) { return clt_v3_isfinite(a); }
 
@@ -106,6 +106,7 @@ clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def,
     out->index = CLT_NULL_INDEX;
     out->generation = 0;
   }
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   if (!def) return FAIL("force: def must not be NULL");
   char label[CLT_NAME_SIZE + 32];
   if (def->name && def->name[0])
@@ -120,6 +121,22 @@ clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def,
       !isfinite(def->damping) || !isfinite(def->rest_length) || !finite3(def->axis_a) ||
       !finite3(def->axis_b) || !isfinite(def->rest_angle))
     return FAIL("%s: every numeric field must be finite", label);
+  /* world.h limits */
+  for (int k = 0; k < 3; k++) {
+    if (!(fabs(def->force[k]) <= CLT_MAX_FORCE && fabs(def->torque[k]) <= CLT_MAX_FORCE &&
+          fabs(def->force_amplitude[k]) <= CLT_MAX_FORCE && fabs(def->torque_amplitude[k]) <= CLT_MAX_FORCE))
+      return FAIL("%s: force, torque and their amplitudes must be within %g (CLT_MAX_FORCE, N and N m)", label,
+                  CLT_MAX_FORCE);
+    if (!(fabs(def->anchor_a[k]) <= CLT_MAX_LENGTH && fabs(def->anchor_b[k]) <= CLT_MAX_LENGTH))
+      return FAIL("%s: anchor_a and anchor_b must be within %g m (CLT_MAX_LENGTH)", label, CLT_MAX_LENGTH);
+  }
+  if (!(def->stiffness <= CLT_MAX_COEFFICIENT && def->damping <= CLT_MAX_COEFFICIENT))
+    return FAIL("%s: stiffness and damping must be <= %g (CLT_MAX_COEFFICIENT; got %g and %g)", label,
+                CLT_MAX_COEFFICIENT, def->stiffness, def->damping);
+  if (!(def->rest_length <= CLT_MAX_LENGTH))
+    return FAIL("%s: rest_length must be <= %g m (CLT_MAX_LENGTH; got %g)", label, CLT_MAX_LENGTH, def->rest_length);
+  if (!isfinite(clt_v3_norm(def->axis_a)) || !isfinite(clt_v3_norm(def->axis_b)))
+    return FAIL("%s: axis_a and axis_b must have a finite length", label);
 
   clt_force_rec_t rec;
   memset(&rec, 0, sizeof rec);

@@ -24,18 +24,24 @@ static void copy_name(char dst[CLT_NAME_SIZE], const char *src) {
 }
 
 bool clt_world_check_def(const clt_world_def_t *def, char *msg, size_t n) {
+  int bad_gravity = -1;
+  for (int k = 2; k >= 0; k--)
+    if (!(fabs(def->gravity[k]) <= CLT_MAX_ACCELERATION)) bad_gravity = k;
   if (def->dimension != 2 && def->dimension != 3) {
     snprintf(msg, n, "world: dimension must be 2 or 3 (got %d)", def->dimension);
-  } else if (!(isfinite(def->time_step) && def->time_step > 0.0)) {
-    snprintf(msg, n, "world: time_step must be > 0 and finite (got %g)", def->time_step);
-  } else if (!isfinite(def->gravity[0]) || !isfinite(def->gravity[1]) || !isfinite(def->gravity[2])) {
-    snprintf(msg, n, "world: gravity must be finite");
+  } else if (!(def->time_step >= CLT_MIN_TIME_STEP && def->time_step <= CLT_MAX_TIME_STEP)) {
+    snprintf(msg, n, "world: time_step must be > 0, in [%g, %g] s (CLT_MIN_TIME_STEP, CLT_MAX_TIME_STEP; got %g)",
+             CLT_MIN_TIME_STEP, CLT_MAX_TIME_STEP, def->time_step);
+  } else if (bad_gravity >= 0) {
+    snprintf(msg, n, "world: gravity must be finite and within %g m/s^2 (CLT_MAX_ACCELERATION; gravity[%d] is %g)",
+             CLT_MAX_ACCELERATION, bad_gravity, def->gravity[bad_gravity]);
   } else if (def->dimension == 2 && def->gravity[2] != 0.0) {
     snprintf(msg, n, "world: gravity[2] must be 0 in a 2D world (got %g)", def->gravity[2]);
   } else if ((int)def->law < CLT_LAW_INERTIAL || def->law > CLT_LAW_OVERDAMPED) {
     snprintf(msg, n, "world: law is not a known law of motion (got %d)", (int)def->law);
-  } else if (!(isfinite(def->viscosity) && def->viscosity > 0.0)) {
-    snprintf(msg, n, "world: viscosity must be > 0 and finite (got %g)", def->viscosity);
+  } else if (!(def->viscosity > 0.0 && def->viscosity <= CLT_MAX_COEFFICIENT)) {
+    snprintf(msg, n, "world: viscosity must be > 0 and <= %g Pa s (CLT_MAX_COEFFICIENT; got %g)",
+             CLT_MAX_COEFFICIENT, def->viscosity);
   } else if (def->planar && def->dimension != 3) {
     snprintf(msg, n, "world: planar applies to 3D worlds only");
   } else {
@@ -84,12 +90,14 @@ void clt_world_free_storage(clt_world_t *world) {
   free(world->divergence.size);
 }
 
-const char *clt_world_error(const clt_world_t *world) { return world ? world->error : ""; }
-int clt_world_dimension(const clt_world_t *world) { return world->dimension; }
-double clt_world_time(const clt_world_t *world) { return world->time; }
-int64_t clt_world_step_count(const clt_world_t *world) { return world->step_count; }
-double clt_world_time_step(const clt_world_t *world) { return world->time_step; }
-const clt_method_t *clt_world_method(const clt_world_t *world) { return &world->method; }
+/* A NULL world (world.h "Misuse"): getters return a neutral value, fallible calls
+ * CLT_ERR_INVALID_ARGUMENT, and clt_world_error this fixed text. */
+const char *clt_world_error(const clt_world_t *world) { return world ? world->error : "no world (NULL)"; }
+int clt_world_dimension(const clt_world_t *world) { return world ? world->dimension : 0; }
+double clt_world_time(const clt_world_t *world) { return world ? world->time : NAN; }
+int64_t clt_world_step_count(const clt_world_t *world) { return world ? world->step_count : 0; }
+double clt_world_time_step(const clt_world_t *world) { return world ? world->time_step : NAN; }
+const clt_method_t *clt_world_method(const clt_world_t *world) { return world ? &world->method : NULL; }
 
 clt_status_t clt_world_fail(clt_world_t *world, clt_status_t status, const char *format, ...) {
   va_list args;
@@ -122,15 +130,17 @@ bool clt_grow(void **array, int *capacity, int needed, size_t element_size) {
 }
 
 clt_status_t clt_world_add_material(clt_world_t *world, const clt_material_def_t *def, int *out_index) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   if (!def) return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, "material: def must not be NULL");
   char label[CLT_NAME_SIZE + 32];
   if (def->name && def->name[0])
     snprintf(label, sizeof label, "material '%s'", def->name);
   else
     snprintf(label, sizeof label, "material #%d", world->material_count);
-  if (!(isfinite(def->friction) && def->friction >= 0.0))
-    return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, "%s: friction must be >= 0 and finite (got %g)",
-                          label, def->friction);
+  if (!(def->friction >= 0.0 && def->friction <= CLT_MAX_FRICTION))
+    return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT,
+                          "%s: friction must be >= 0 and <= %g (CLT_MAX_FRICTION; got %g)", label, CLT_MAX_FRICTION,
+                          def->friction);
   if (!(isfinite(def->restitution) && def->restitution >= 0.0 && def->restitution <= 1.0))
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, "%s: restitution must be in [0, 1] (got %g)",
                           label, def->restitution);

@@ -214,9 +214,9 @@ void clt_colony_destroy(clt_colony_t *colony) {
   free(colony);
 }
 
-clt_world_t *clt_colony_world(const clt_colony_t *colony) { return colony->world; }
-int clt_colony_cell_count(const clt_colony_t *colony) { return colony->count; }
-int64_t clt_colony_division_count(const clt_colony_t *colony) { return colony->divisions; }
+clt_world_t *clt_colony_world(const clt_colony_t *colony) { return colony ? colony->world : NULL; }
+int clt_colony_cell_count(const clt_colony_t *colony) { return colony ? colony->count : 0; }
+int64_t clt_colony_division_count(const clt_colony_t *colony) { return colony ? colony->divisions : 0; }
 
 /* The rotation vector of one daughter's reorientation (colony.h). */
 static void draw_turn(clt_colony_t *c, const double u[3], double rv[3]) {
@@ -293,6 +293,7 @@ static clt_status_t divide(clt_colony_t *c, int i) {
 }
 
 clt_status_t clt_colony_grow(clt_colony_t *colony) {
+  if (!colony) return CLT_ERR_INVALID_ARGUMENT;
   clt_world_t *world = colony->world;
   double h = world->time_step;
   if (h != colony->factor_h) {
@@ -317,12 +318,14 @@ clt_status_t clt_colony_grow(clt_colony_t *colony) {
 }
 
 clt_status_t clt_colony_step(clt_colony_t *colony) {
+  if (!colony) return CLT_ERR_INVALID_ARGUMENT;
   clt_status_t st = clt_colony_grow(colony);
   if (st != CLT_OK) return st;
   return clt_world_step(colony->world);
 }
 
 clt_status_t clt_colony_get_cell(const clt_colony_t *colony, int index, clt_colony_cell_t *out) {
+  if (!colony) return CLT_ERR_INVALID_ARGUMENT;
   clt_world_t *world = colony->world;
   if (index < 0 || index >= colony->count || !out)
     return FAIL("colony: cell index %d out of range [0, %d)", index, colony->count);
@@ -339,6 +342,7 @@ clt_status_t clt_colony_get_cell(const clt_colony_t *colony, int index, clt_colo
 }
 
 double clt_colony_volume(const clt_colony_t *colony) {
+  if (!colony) return NAN;
   double d = colony->def.diameter, sum = 0.0;
   for (int i = 0; i < colony->count; i++) sum += colony->cells[i].length;
   return CLT_PI * d * d / 4.0 * sum + (double)colony->count * CLT_PI * d * d * d / 6.0;
@@ -385,10 +389,12 @@ static void make_colony_header(const clt_colony_t *c, colony_header_t *h) {
 }
 
 size_t clt_colony_state_size(const clt_colony_t *colony) {
+  if (!colony) return 0;
   return sizeof(colony_header_t) + (size_t)colony->count * sizeof(colony_cell_blob_t);
 }
 
 clt_status_t clt_colony_save_state(const clt_colony_t *colony, void *buffer, size_t size) {
+  if (!colony) return CLT_ERR_INVALID_ARGUMENT;
   clt_world_t *world = colony->world;
   size_t needed = clt_colony_state_size(colony);
   if (!buffer || size < needed)
@@ -408,6 +414,7 @@ clt_status_t clt_colony_save_state(const clt_colony_t *colony, void *buffer, siz
 static bool same_double(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 
 clt_status_t clt_colony_load_state(clt_colony_t *colony, const void *buffer, size_t size) {
+  if (!colony) return CLT_ERR_INVALID_ARGUMENT;
   clt_world_t *world = colony->world;
   if (!buffer) return FAIL("colony: load_state: buffer must not be NULL");
   if (colony->count != 1 || colony->divisions != 0)
@@ -534,6 +541,7 @@ static double largest_eigenvalue(const double m[3][3]) {
 
 clt_status_t clt_colony_order(const clt_colony_t *colony, double radius, double angle, double contact_gap,
                               clt_colony_order_t *out) {
+  if (!colony) return CLT_ERR_INVALID_ARGUMENT;
   clt_world_t *world = colony->world;
   if (!out) return FAIL("colony order: out must not be NULL");
   if (!(isfinite(radius) && radius >= 0.0 && isfinite(angle) && angle >= 0.0 && isfinite(contact_gap) &&

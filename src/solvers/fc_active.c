@@ -19,6 +19,7 @@
  * separating: to take-off; unloaded but approaching: to stick; sliding slowly: to stick), one
  * and then two at a time, most doubtful first. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,8 +150,10 @@ clt_status_t clt_fc_local_active_set(const clt_fc_local_t *p, const clt_solver_o
   memset(result, 0, sizeof *result);
   result->status = CLT_SOLVE_ERROR;
   if (!p || !r || (p->dim != 2 && p->dim != 3) || p->contacts < 0 ||
-      (p->contacts > 0 && (!p->q || !p->mu || p->W.rows != p->dim * p->contacts || p->W.cols != p->W.rows)))
+      (p->contacts > 0 && (!p->q || !p->mu || !clt_matrix_usable(&p->W, p->dim * p->contacts, p->dim * p->contacts)))) {
+    snprintf(result->message, sizeof result->message, "invalid frictional contact problem");
     return CLT_ERR_INVALID_ARGUMENT;
+  }
   const int d = p->dim, nc = p->contacts, m = d * nc;
   const double tol = options && options->tolerance > 0.0 ? options->tolerance : 1e-10;
   double best_err = clt_fc_local_error(p, r, NULL);

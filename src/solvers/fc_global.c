@@ -297,9 +297,8 @@ done:
 }
 
 static int global_valid(const clt_fc_global_t *p) {
-  return p && (p->dim == 2 || p->dim == 3) && p->n > 0 && p->contacts >= 0 &&
-         p->M.rows == p->n && p->M.cols == p->n && p->H.rows == p->n &&
-         p->H.cols == p->dim * p->contacts && p->f && p->w && p->mu;
+  return p && (p->dim == 2 || p->dim == 3) && p->n > 0 && p->contacts >= 0 && clt_matrix_usable(&p->M, p->n, p->n) &&
+         clt_matrix_usable(&p->H, p->n, p->dim * p->contacts) && p->f && p->w && p->mu;
 }
 
 clt_status_t clt_fc_global_condense(const clt_fc_global_t *p, clt_fc_local_t *out) {

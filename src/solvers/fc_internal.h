@@ -3,6 +3,7 @@
 #define CLATTER_FC_INTERNAL_H
 
 #include "clatter/solvers.h"
+#include "solvers/matrix_internal.h"
 
 /* Projection onto K = {‖x_T‖ ≤ μ x_N} (data README §2.2); out may alias x. */
 void clt_fc_project_cone(int dim, double mu, const double *x, double *out);

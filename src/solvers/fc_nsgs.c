@@ -91,7 +91,7 @@ clt_status_t clt_fc_local_solve(const clt_fc_local_t *p, const clt_solver_option
   clt_solver_options_t defaults = clt_default_solver_options();
   if (!options) options = &defaults;
   if (!p || !r || (p->dim != 2 && p->dim != 3) || p->contacts < 0 || !p->q || !p->mu ||
-      (p->contacts > 0 && p->W.rows != p->dim * p->contacts)) {
+      (p->contacts > 0 && !clt_matrix_usable(&p->W, p->dim * p->contacts, p->dim * p->contacts))) {
     set_message(result, "invalid frictional contact problem");
     return CLT_ERR_INVALID_ARGUMENT;
   }

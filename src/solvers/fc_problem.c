@@ -87,6 +87,11 @@ double clt_fc_error_from_u(const clt_fc_local_t *p, const double *r, const doubl
 }
 
 double clt_fc_local_error(const clt_fc_local_t *p, const double *r, double *abs_error) {
+  if (!p || !r || (p->dim != 2 && p->dim != 3) || p->contacts < 0 ||
+      (p->contacts > 0 && (!p->q || !p->mu || !clt_matrix_usable(&p->W, p->dim * p->contacts, -1)))) {
+    if (abs_error) *abs_error = NAN;
+    return NAN;
+  }
   const int m = p->dim * p->contacts;
   double *u = malloc(((size_t)m + 1) * sizeof *u);
   if (!u) {

@@ -107,7 +107,11 @@ double lcp_residual_abs(int n, int free_count, const double *z, const double *w)
   return comp + eq;
 }
 
+static clt_status_t validate(const clt_lcp_t *p, const clt_cone_set_t *cones, clt_solve_result_t *result);
+
 double clt_lcp_residual(const clt_lcp_t *problem, const double *z) {
+  clt_solve_result_t scratch;
+  if (!z || validate(problem, NULL, &scratch) != CLT_OK) return NAN;
   int n = problem->n;
   double *w = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
   if (!w) return NAN;
@@ -180,6 +184,8 @@ double lcp_cone_residual_abs(const clt_lcp_t *p, const clt_cone_set_t *cones, co
 
 double clt_cone_qp_residual(const clt_lcp_t *problem, const clt_cone_set_t *cones,
                             const double *z) {
+  clt_solve_result_t scratch;
+  if (!z || validate(problem, cones, &scratch) != CLT_OK) return NAN;
   int n = problem->n;
   double *w = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
   if (!w) return NAN;
@@ -220,8 +226,12 @@ static clt_status_t validate(const clt_lcp_t *p, const clt_cone_set_t *cones,
   }
   if (p->M) {
     const clt_matrix_t *m = p->M;
-    if (m->rows != p->n || m->cols != p->n || !m->values ||
-        (m->kind == CLT_MATRIX_CSR && (!m->row_ptr || !m->col_index))) {
+    bool csr = m->kind == CLT_MATRIX_CSR;
+    if ((!csr && m->kind != CLT_MATRIX_DENSE) || !m->values || (csr && (!m->row_ptr || !m->col_index))) {
+      lcp_set_message(result, "invalid LCP: M is of no known kind or lacks its arrays (values, row_ptr, col_index)");
+      return CLT_ERR_INVALID_ARGUMENT;
+    }
+    if (m->rows != p->n || m->cols != p->n) {
       lcp_set_message(result, "invalid LCP: M is %dx%d, expected %dx%d", m->rows, m->cols, p->n,
                       p->n);
       return CLT_ERR_INVALID_ARGUMENT;

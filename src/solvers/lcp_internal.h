@@ -7,6 +7,7 @@
 
 #include "base/algebra.h" /* LAPACK, opened on first use */
 #include "clatter/solvers.h"
+#include "solvers/matrix_internal.h"
 
 /* Dot product with four interleaved partial sums combined in a fixed order: deterministic (no
  * dependence on threads or alignment) and about four times faster than one running sum, which

@@ -711,8 +711,8 @@ clt_status_t clt_lcp_polish(const clt_lcp_t *p, const clt_solver_options_t *o, d
   res->residual = res->residual_abs = INFINITY;
   clt_solver_options_t defaults = clt_default_solver_options();
   if (!o) o = &defaults;
-  if (!p || !p->M || !p->q || !z || p->n < 0 || p->free_count < 0 || p->free_count > p->n ||
-      p->M->rows != p->n || p->M->cols != p->n || !(o->tolerance > 0.0)) {
+  if (!p || !z || p->n < 0 || !clt_matrix_usable(p->M, p->n, p->n) || !p->q || p->free_count < 0 ||
+      p->free_count > p->n || !(o->tolerance > 0.0)) {
     lcp_set_message(res, "lcp polish: needs an explicit n x n matrix, q, z and a tolerance > 0");
     return CLT_ERR_INVALID_ARGUMENT;
   }

@@ -38,6 +38,7 @@ clt_method_t clt_default_method(void) {
 }
 
 clt_friction_cone_t clt_method_effective_cone(const clt_world_t *world) {
+  if (!world) return CLT_CONE_AUTO; /* (world.h: the neutral answer to a NULL world) */
   const clt_method_t *m = &world->method;
   if (m->friction_cone != CLT_CONE_AUTO) return m->friction_cone;
   bool cone_solver = m->solver == CLT_SOLVER_LEMKE || m->solver == CLT_SOLVER_APGD || m->solver == CLT_SOLVER_BBPGD;
@@ -72,16 +73,18 @@ bool clt_method_check(const clt_method_t *m, int dimension, char *msg, size_t n)
     snprintf(msg, n, "method.gamma must be in (0, 1] (got %g)", m->gamma);
     return false;
   }
-  if (!(isfinite(m->alpha) && m->alpha >= 0.0)) {
-    snprintf(msg, n, "method.alpha must be >= 0 and finite (got %g)", m->alpha);
+  if (!(m->alpha >= 0.0 && m->alpha <= 1.0 / CLT_MIN_TIME_STEP)) {
+    snprintf(msg, n, "method.alpha must be >= 0 and <= %g 1/s (1/CLT_MIN_TIME_STEP; got %g)", 1.0 / CLT_MIN_TIME_STEP,
+             m->alpha);
     return false;
   }
   if (m->post_repeats < 0) {
     snprintf(msg, n, "method.post_repeats must be >= 0 (got %d)", m->post_repeats);
     return false;
   }
-  if (!(isfinite(m->post_tolerance) && m->post_tolerance >= 0.0)) {
-    snprintf(msg, n, "method.post_tolerance must be >= 0 and finite (got %g)", m->post_tolerance);
+  if (!(m->post_tolerance >= 0.0 && m->post_tolerance <= CLT_MAX_LENGTH)) {
+    snprintf(msg, n, "method.post_tolerance must be >= 0 and <= %g m (CLT_MAX_LENGTH; got %g)", CLT_MAX_LENGTH,
+             m->post_tolerance);
     return false;
   }
   if ((int)m->solver < CLT_SOLVER_LEMKE || m->solver > CLT_SOLVER_MPRGP) {
@@ -92,8 +95,9 @@ bool clt_method_check(const clt_method_t *m, int dimension, char *msg, size_t n)
     snprintf(msg, n, "method.tolerance must be > 0 and finite (got %g)", m->tolerance);
     return false;
   }
-  if (!(isfinite(m->velocity_tolerance) && m->velocity_tolerance >= 0.0)) {
-    snprintf(msg, n, "method.velocity_tolerance must be >= 0 and finite (got %g)", m->velocity_tolerance);
+  if (!(m->velocity_tolerance >= 0.0 && m->velocity_tolerance <= CLT_MAX_SPEED)) {
+    snprintf(msg, n, "method.velocity_tolerance must be >= 0 and <= %g m/s (CLT_MAX_SPEED; got %g)", CLT_MAX_SPEED,
+             m->velocity_tolerance);
     return false;
   }
   if (!(isfinite(m->divergence_energy_factor) && m->divergence_energy_factor >= 0.0)) {
@@ -113,8 +117,9 @@ bool clt_method_check(const clt_method_t *m, int dimension, char *msg, size_t n)
     snprintf(msg, n, "method.relaxation must be in (0, 2) (got %g)", m->relaxation);
     return false;
   }
-  if (!(isfinite(m->active_set_eps) && m->active_set_eps >= 0.0)) {
-    snprintf(msg, n, "method.active_set_eps must be >= 0 and finite (got %g)", m->active_set_eps);
+  if (!(m->active_set_eps >= 0.0 && m->active_set_eps <= CLT_MAX_LENGTH)) {
+    snprintf(msg, n, "method.active_set_eps must be >= 0 and <= %g m (CLT_MAX_LENGTH; got %g)", CLT_MAX_LENGTH,
+             m->active_set_eps);
     return false;
   }
   if (dimension == 3 && (m->friction_directions < 4 || m->friction_directions % 2 != 0)) {
@@ -152,8 +157,9 @@ bool clt_method_check(const clt_method_t *m, int dimension, char *msg, size_t n)
     snprintf(msg, n, "method.multisphere_count must be odd and >= 1 (got %d)", m->multisphere_count);
     return false;
   }
-  if (!(isfinite(m->overlap_tolerance) && m->overlap_tolerance > 0.0)) {
-    snprintf(msg, n, "method.overlap_tolerance must be > 0 and finite (got %g)", m->overlap_tolerance);
+  if (!(m->overlap_tolerance > 0.0 && m->overlap_tolerance <= CLT_MAX_LENGTH)) {
+    snprintf(msg, n, "method.overlap_tolerance must be > 0 and <= %g m (CLT_MAX_LENGTH; got %g)", CLT_MAX_LENGTH,
+             m->overlap_tolerance);
     return false;
   }
   if (m->relcp_max_iterations < 1) {

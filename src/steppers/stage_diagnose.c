@@ -53,6 +53,7 @@ clt_status_t clt_stage_diagnose(clt_step_context_t *c) {
 }
 
 clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics_t *out) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   if (!out) return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "get_diagnostics: out must not be NULL");
   if (world->diagnostics_stale) {
     /* A cache refresh: logically const (the state is not changed). */

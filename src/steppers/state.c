@@ -1,15 +1,21 @@
 /* Checkpoints and the state hash. The blob holds exactly the mutable state of world_internal.h:
- *   header (magic "CLTSTATE", format version, dimension, body/joint/force counts)
- *   time, step_count, then every body's clt_body_state_t (14 doubles) in creation order,
- *   then the stepper's memory (version 2): the joint impulses of the last step (6 doubles per
- *   joint, the warm start), and the contact memory, a uint32 count and per entry (int32 shape_a,
- *   shape_b, feature, restitution_state; double pre_velocity, normal_impulse, tangent_impulse[3],
- *   slip) in key order — warm starts and restitution records the next step reads
+ *   header (magic "CLTSTATE", format version, dimension, body/joint/force counts, 32 bytes)
+ *   [version 3: checksum, uint64: FNV-1a 64 of every other byte of the blob, header then payload]
+ *   payload: time, step_count, then every body's clt_body_state_t (14 doubles) in creation order,
+ *   then the stepper's memory: the joint impulses of the last step (6 doubles per joint, the warm
+ *   start), and the contact memory, a uint32 count and per entry (int32 shape_a, shape_b, feature,
+ *   restitution_state; double pre_velocity, normal_impulse, tangent_impulse[3], slip) in key
+ *   order — warm starts and restitution records the next step reads
  *   (src/steppers/stage_contact_rows.c).
- * Everything is written through one sink, so the hash covers exactly the bytes a checkpoint
- * holds. Later stages that keep more memory between steps append a section in serialize() and
- * bump CLT_STATE_VERSION. Native byte order: a checkpoint is for the
- * same build on the same machine (the bit-identical-continuation contract). */
+ * Version 3 (written now) is version 2 (read still) with the checksum: any changed, missing or
+ * added byte is refused before the blob is interpreted. Everything is written through one sink, so
+ * the hash covers exactly the bytes a checkpoint holds but the checksum; it is taken over the
+ * version-2 form (header with version 2, then the payload), the bytes it has always hashed, so
+ * the pinned hashes of tests/stepper/test_state_hash.c stay valid. Later stages that keep more
+ * memory between steps append a section to the payload and bump the version. Native byte order: a
+ * checkpoint is for the same build on the same machine (the bit-identical-continuation
+ * contract). */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +26,11 @@
 /* Bytes of one contact-memory entry in the blob. */
 #define MEMORY_ENTRY_SIZE (4 * sizeof(int32_t) + 6 * sizeof(double))
 
-#define CLT_STATE_VERSION 2u
+#define CLT_STATE_VERSION 3u       /* written: with the checksum */
+#define CLT_STATE_VERSION_PLAIN 2u /* read, and the form the state hash is taken over */
+
+#define FNV_OFFSET 14695981039346656037ull
+#define FNV_PRIME 1099511628211ull
 
 typedef struct state_header_t {
   char magic[8];
@@ -38,31 +48,35 @@ typedef struct sink_t {
   uint64_t hash;         /* FNV-1a 64 */
 } sink_t;
 
-static void sink_write(sink_t *s, const void *data, size_t n) {
-  const unsigned char *p = data;
-  if (n == 0) return;
-  if (s->buffer) memcpy(s->buffer + s->size, p, n);
+static uint64_t fnv1a(uint64_t hash, const unsigned char *p, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    s->hash ^= p[i];
-    s->hash *= 1099511628211ull;
+    hash ^= p[i];
+    hash *= FNV_PRIME;
   }
+  return hash;
+}
+
+static void sink_write(sink_t *s, const void *data, size_t n) {
+  if (n == 0) return;
+  if (s->buffer) memcpy(s->buffer + s->size, data, n);
+  s->hash = fnv1a(s->hash, data, n);
   s->size += n;
 }
 
-static void make_header(const clt_world_t *world, state_header_t *h) {
+/* Leaves n bytes (the checksum's room) out of the hash. */
+static void sink_skip(sink_t *s, size_t n) { s->size += n; }
+
+static void make_header(const clt_world_t *world, uint32_t version, state_header_t *h) {
   memset(h, 0, sizeof *h);
   memcpy(h->magic, "CLTSTATE", 8);
-  h->version = CLT_STATE_VERSION;
+  h->version = version;
   h->dimension = (uint32_t)world->dimension;
   h->body_count = (uint32_t)world->body_count;
   h->joint_count = (uint32_t)world->joint_count;
   h->force_count = (uint32_t)world->force_count;
 }
 
-static void serialize(const clt_world_t *world, sink_t *s) {
-  state_header_t h;
-  make_header(world, &h);
-  sink_write(s, &h, sizeof h);
+static void serialize_payload(const clt_world_t *world, sink_t *s) {
   sink_write(s, &world->time, sizeof world->time);
   sink_write(s, &world->step_count, sizeof world->step_count);
   sink_write(s, world->states, (size_t)world->body_count * sizeof *world->states);
@@ -83,47 +97,74 @@ static void serialize(const clt_world_t *world, sink_t *s) {
   }
 }
 
-static size_t base_size(const clt_world_t *world) {
-  return sizeof(state_header_t) + sizeof(double) + sizeof(int64_t) +
-         (size_t)world->body_count * sizeof(clt_body_state_t) + 6 * (size_t)world->joint_count * sizeof(double) +
-         sizeof(uint32_t);
+/* The blob of the given version into s (version 3: s->hash ends as the checksum, which the caller
+ * stores in its room after the header). */
+static void serialize(const clt_world_t *world, uint32_t version, sink_t *s) {
+  state_header_t h;
+  make_header(world, version, &h);
+  sink_write(s, &h, sizeof h);
+  if (version >= 3u) sink_skip(s, sizeof(uint64_t));
+  serialize_payload(world, s);
+}
+
+/* The payload's bytes without the contact-memory entries. */
+static size_t payload_base(const clt_world_t *world) {
+  return sizeof(double) + sizeof(int64_t) + (size_t)world->body_count * sizeof(clt_body_state_t) +
+         6 * (size_t)world->joint_count * sizeof(double) + sizeof(uint32_t);
 }
 
 size_t clt_world_state_size(const clt_world_t *world) {
+  if (!world) return 0;
   const clt_step_work_t *w = world->step_work;
-  return base_size(world) + (w ? (size_t)w->memory_count : 0u) * MEMORY_ENTRY_SIZE;
+  return sizeof(state_header_t) + sizeof(uint64_t) + payload_base(world) +
+         (w ? (size_t)w->memory_count : 0u) * MEMORY_ENTRY_SIZE;
 }
 
 clt_status_t clt_world_save_state(const clt_world_t *world, void *buffer, size_t size) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   size_t needed = clt_world_state_size(world);
-  if (!buffer || size < needed)
+  if (!buffer)
+    return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "save_state: buffer must not be NULL");
+  if (size < needed)
     return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT,
                           "save_state: buffer too small (%zu bytes, need %zu)", size, needed);
-  sink_t s = {buffer, 0, 14695981039346656037ull};
-  serialize(world, &s);
+  sink_t s = {buffer, 0, FNV_OFFSET};
+  serialize(world, CLT_STATE_VERSION, &s);
+  uint64_t checksum = s.hash;
+  memcpy((unsigned char *)buffer + sizeof(state_header_t), &checksum, sizeof checksum);
   return CLT_OK;
 }
 
 clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t size) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   if (!buffer) return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, "load_state: buffer must not be NULL");
-  size_t needed = base_size(world);
-  uint32_t memory_count = 0;
-  if (size >= needed) {
-    memcpy(&memory_count, (const unsigned char *)buffer + needed - sizeof memory_count, sizeof memory_count);
-    if (memory_count <= (size - needed) / MEMORY_ENTRY_SIZE) needed += (size_t)memory_count * MEMORY_ENTRY_SIZE;
-  }
-  if (size < sizeof(state_header_t) || size != needed)
-    return clt_world_fail(world, CLT_ERR_FORMAT,
-                          "load_state: the state is %zu bytes but this world's state is %zu bytes "
-                          "(a checkpoint of a different world?)", size, needed);
+  const unsigned char *bytes = buffer;
   state_header_t h, mine;
-  memcpy(&h, buffer, sizeof h);
-  make_header(world, &mine);
+  if (size < sizeof h)
+    return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: %zu bytes, shorter than the %zu-byte header", size,
+                          sizeof h);
+  memcpy(&h, bytes, sizeof h);
+  make_header(world, CLT_STATE_VERSION, &mine);
   if (memcmp(h.magic, mine.magic, sizeof h.magic) != 0)
     return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: not a clatter state (bad magic)");
-  if (h.version != mine.version)
-    return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: state format version %u, this build reads %u",
-                          h.version, mine.version);
+  if (h.version != CLT_STATE_VERSION && h.version != CLT_STATE_VERSION_PLAIN)
+    return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: state format version %u, this build reads %u and %u",
+                          h.version, CLT_STATE_VERSION_PLAIN, CLT_STATE_VERSION);
+  size_t head = sizeof h;
+  if (h.version == CLT_STATE_VERSION) {
+    /* The checksum first: nothing of a changed blob is interpreted. */
+    head += sizeof(uint64_t);
+    if (size < head)
+      return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: %zu bytes, shorter than the %zu-byte header", size,
+                            head);
+    uint64_t stored, computed = fnv1a(fnv1a(FNV_OFFSET, bytes, sizeof h), bytes + head, size - head);
+    memcpy(&stored, bytes + sizeof h, sizeof stored);
+    if (stored != computed)
+      return clt_world_fail(world, CLT_ERR_FORMAT,
+                            "load_state: checksum mismatch (stored %016" PRIx64 ", computed %016" PRIx64
+                            " over %zu bytes): the state is corrupted, truncated or extended",
+                            stored, computed, size);
+  }
   if (h.dimension != mine.dimension || h.body_count != mine.body_count || h.joint_count != mine.joint_count ||
       h.force_count != mine.force_count)
     return clt_world_fail(world, CLT_ERR_FORMAT,
@@ -131,7 +172,19 @@ clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t
                           "this world is %uD with %u, %u, %u",
                           h.dimension, h.body_count, h.joint_count, h.force_count, mine.dimension,
                           mine.body_count, mine.joint_count, mine.force_count);
-  const unsigned char *p = (const unsigned char *)buffer + sizeof h;
+  size_t needed = head + payload_base(world);
+  uint32_t memory_count = 0;
+  if (size < needed)
+    return clt_world_fail(world, CLT_ERR_FORMAT,
+                          "load_state: the state is %zu bytes, shorter than the %zu bytes of a version %u state of "
+                          "this world without contact memory", size, needed, h.version);
+  memcpy(&memory_count, bytes + needed - sizeof memory_count, sizeof memory_count);
+  if (memory_count > (size - needed) / MEMORY_ENTRY_SIZE || size != needed + (size_t)memory_count * MEMORY_ENTRY_SIZE)
+    return clt_world_fail(world, CLT_ERR_FORMAT,
+                          "load_state: the state is %zu bytes, but a version %u state of this world with the %u "
+                          "contact memory entries it announces is %.0f bytes", size, h.version, memory_count,
+                          (double)needed + (double)memory_count * (double)MEMORY_ENTRY_SIZE);
+  const unsigned char *p = bytes + head;
   double time;
   int64_t step_count;
   memcpy(&time, p, sizeof time);
@@ -205,7 +258,8 @@ clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t
 }
 
 uint64_t clt_world_state_hash(const clt_world_t *world) {
-  sink_t s = {NULL, 0, 14695981039346656037ull};
-  serialize(world, &s);
+  if (!world) return 0;
+  sink_t s = {NULL, 0, FNV_OFFSET};
+  serialize(world, CLT_STATE_VERSION_PLAIN, &s);
   return s.hash;
 }

@@ -123,6 +123,7 @@ static void restore(clt_world_t *world, double time, int64_t step_count) {
 }
 
 clt_status_t clt_world_step(clt_world_t *world) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   double start = now_s();
   double time0 = world->time;
   int64_t step0 = world->step_count;

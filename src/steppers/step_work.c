@@ -248,12 +248,14 @@ double clt_row_velocity(const clt_world_t *world, const clt_row_t *row) {
 }
 
 int clt_world_contact_count(const clt_world_t *world) {
-  return world->step_work ? world->step_work->report_count : 0;
+  return world && world->step_work ? world->step_work->report_count : 0;
 }
 
 clt_status_t clt_world_get_contact(const clt_world_t *world, int index, clt_contact_info_t *out) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
   int count = clt_world_contact_count(world);
-  if (!out || index < 0 || index >= count)
+  if (!out) return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT, "get_contact: out must not be NULL");
+  if (index < 0 || index >= count)
     return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT,
                           "get_contact: index %d out of range (the last step has %d contacts)", index, count);
   clt_contact_report_get(world, world->step_work, index, out);

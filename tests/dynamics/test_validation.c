@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clatter/world.h"
+#include "plant_state.h"
 #include "test_util.h"
 
 static int contains(const char *text, const char *part) {
@@ -187,12 +188,19 @@ static void body_errors(void) {
 }
 
 static void numerical_and_unsupported(void) {
-  clt_world_t *w = world(3);
+  clt_world_def_t wd10 = clt_default_world_def();
+  wd10.time_step = 10.0;
+  wd10.gravity[2] = 0.0; /* (the bodies stay where the joint below expects them) */
+  clt_world_t *w = NULL;
+  CHECK(clt_world_create(&wd10, &w, NULL, 0) == CLT_OK);
   clt_body_def_t bd = clt_default_body_def();
-  bd.mass = 1e-300;
+  bd.mass = 1e-300; /* below CLT_MIN_MASS, as a force of 1e300 is above CLT_MAX_FORCE: refused */
   bd.inertia[0] = bd.inertia[1] = bd.inertia[2] = 1.0;
   bd.name = "dust";
   clt_body_id_t id, other;
+  CHECK(clt_world_add_body(w, &bd, &id) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(contains(clt_world_error(w), "CLT_MIN_MASS"));
+  bd.mass = CLT_MIN_MASS;
   CHECK(clt_world_add_body(w, &bd, &id) == CLT_OK);
   bd.mass = 1.0;
   bd.name = "rock";
@@ -202,8 +210,20 @@ static void numerical_and_unsupported(void) {
   clt_force_def_t fd = clt_default_force_def(CLT_FORCE_APPLIED);
   fd.body_a = id;
   fd.force[0] = 1e300;
+  CHECK(clt_world_add_force(w, &fd, NULL) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(contains(clt_world_error(w), "CLT_MAX_FORCE"));
+  fd.force[0] = CLT_MAX_FORCE;
   CHECK(clt_world_add_force(w, &fd, NULL) == CLT_OK);
+  /* the lightest body pushed by the largest force stays finite (what the limits are for) */
   clt_body_state_t before, after, other_before, other_after;
+  CHECK(clt_world_step(w) == CLT_OK);
+  clt_body_get_state(w, id, &before);
+  CHECK(isfinite(before.position[0]) && isfinite(before.velocity[0]));
+  /* a state past the limits, as a run without divergence checks reaches it (plant_state.h):
+   * 1.7e308 m/s over h = 10 s overflows the position */
+  before.velocity[0] = 1.7e308;
+  CHECK(clt_body_set_state(w, id, &before) == CLT_ERR_INVALID_ARGUMENT);
+  clt_test_plant_state(w, id, &before);
   clt_body_get_state(w, id, &before);
   clt_body_get_state(w, other, &other_before);
   uint64_t hash = clt_world_state_hash(w);
@@ -213,7 +233,7 @@ static void numerical_and_unsupported(void) {
   clt_body_get_state(w, other, &other_after);
   CHECK(memcmp(&before, &after, sizeof before) == 0);
   CHECK(memcmp(&other_before, &other_after, sizeof before) == 0);
-  CHECK(clt_world_step_count(w) == 5);
+  CHECK(clt_world_step_count(w) == 6);
   CHECK(clt_world_state_hash(w) == hash);
 
   /* joints: stored, Θ reported, stepped (anitescu-hart with γ = 1 removes the error in one step) */
@@ -231,8 +251,8 @@ static void numerical_and_unsupported(void) {
   clt_world_get_diagnostics(w, &d);
   CHECK_NEAR(d.joint_error, 0.5, 1e-12);
   CHECK_NEAR(d.infeasibility, 0.5, 1e-12);
-  CHECK(clt_world_step(w) == CLT_ERR_DIVERGED); /* still the 1e300 force on 'dust' */
-  CHECK(clt_world_step_count(w) == 5);
+  CHECK(clt_world_step(w) == CLT_ERR_DIVERGED); /* still 'dust' at 1.7e308 m/s */
+  CHECK(clt_world_step_count(w) == 6);
   {
     /* the same joint in a world without the bad body steps */
     clt_world_t *w2 = world(3);

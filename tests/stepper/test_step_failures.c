@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "clatter/world.h"
+#include "plant_state.h"
 #include "test_util.h"
 
 /* A world of step h whose solver gets one iteration towards tolerance 1e-14, with a floor z = 0. */
@@ -86,7 +87,9 @@ int main(void) {
   CHECK(clt_body_get_state(w, clt_world_body_at(w, 5), &s0) == CLT_OK);
   s0.velocity[2] = 1.7e308;
   s0.position[2] = 50.0; /* (free: no contact) */
-  CHECK(clt_body_set_state(w, clt_world_body_at(w, 5), &s0) == CLT_OK);
+  /* past CLT_MAX_SPEED: the API refuses it, a diverging run gets there (plant_state.h) */
+  CHECK(clt_body_set_state(w, clt_world_body_at(w, 5), &s0) == CLT_ERR_INVALID_ARGUMENT);
+  clt_test_plant_state(w, clt_world_body_at(w, 5), &s0);
   hash = clt_world_state_hash(w);
   CHECK(clt_world_step(w) == CLT_ERR_DIVERGED);
   CHECK(strstr(clt_world_error(w), "became non-finite") != NULL); /* (stage "commit") */
@@ -136,7 +139,13 @@ int main(void) {
   bd.velocity[1] = 1.7e308;
   bd.name = "comet";
   clt_body_id_t id;
+  CHECK(clt_world_add_body(w, &bd, &id) == CLT_ERR_INVALID_ARGUMENT); /* past CLT_MAX_SPEED */
+  bd.velocity[1] = 0.0;
   CHECK(clt_world_add_body(w, &bd, &id) == CLT_OK);
+  clt_body_state_t comet;
+  CHECK(clt_body_get_state(w, id, &comet) == CLT_OK);
+  comet.velocity[1] = 1.7e308;
+  clt_test_plant_state(w, id, &comet);
   clt_joint_def_t jd = clt_default_joint_def(CLT_JOINT_DISTANCE);
   jd.body_a = id;
   CHECK(clt_world_add_joint(w, &jd, NULL) == CLT_OK);
