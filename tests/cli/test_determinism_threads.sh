@@ -19,7 +19,7 @@ same_hash() { # name args...
   local name=$1; shift
   local ref h ok=0
   ref=$(run_hash "$name" 1 1 "$@") || return 1
-  for t in "2 1" "1 2" "2 2"; do
+  for t in "2 1" "1 2"; do # OpenMP, then OpenBLAS, at 2 threads
     h=$(run_hash "$name" ${t% *} ${t#* } "$@") || return 1
     if [ "$h" != "$ref" ]; then echo "  $name: OMP/BLAS threads $t give $h, 1 1 gives $ref"; ok=1; fi
   done
@@ -29,7 +29,7 @@ same_hash() { # name args...
 expect "box stack, 60 steps, Lemke (dense LAPACK)" same_hash stack "$CLATTER_SOURCE_DIR/scenes/examples/box_stack10.json" \
   --set method.friction_cone=polyhedral --max-steps 60
 expect "chain6 (joint rows, dense)" same_hash chain6 "$papers/chain6.json"
-expect "pile, 60 steps (parallel sweeps)" same_hash pile "$papers/pile.json" --max-steps 60
+expect "pile, 30 steps (parallel sweeps)" same_hash pile "$papers/pile.json" --max-steps 30
 expect "suspension, ReLCP Newton (CHOLMOD)" same_hash suspension "$papers/suspension.json" --max-steps 1 \
   --set method.solver=newton
 finish
