@@ -4,9 +4,10 @@
  * proxies at one point) and an empty one. The pair lists must be identical (same pairs, sorted
  * by (a, b), no duplicates), also when clt_broadphase_update_pairs searches again only for the
  * pairs of changed bodies. Also runs clt_shape_bounds on every shape type against its support
- * extents. */
+ * extents, and scenes at coordinates near the end of the doubles. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "collision/broadphase.h"
 #include "collision/narrowphase.h"
@@ -156,6 +157,75 @@ static void shape_bounds_checks(void) {
   (void)r;
 }
 
+/* Coordinates and margins near the end of the doubles: bounds whose span or extent overflows
+ * leave the grid's cell at 1.0 with the cell indices clamped on every axis, and the key would need
+ * 66 bits, past what `1 << key_bits` can shift; the broad phase then tests all pairs
+ * (broadphase.c). The world's limits (CLT_MAX_LENGTH, docs/api-limits.md) keep its own inputs far
+ * from this, but a run without divergence checks can carry a body there, so the broad phase must
+ * stay exact: each scene is compared with brute force, for find and update, in 2D and 3D. */
+static void extreme_box(clt_broadphase_proxy_t *p, int body, const double c[3], double half, int dim) {
+  memset(p, 0, sizeof *p);
+  for (int k = 0; k < dim; k++) {
+    p->lower[k] = c[k] - half;
+    p->upper[k] = c[k] + half;
+  }
+  p->body = body;
+}
+
+/* n small boxes near the origin (some touching), two far away at ±far on every axis, a wall
+ * larger than the others, a fixed floor box and an unbounded proxy. */
+static int extreme_scene(rng_t *r, clt_broadphase_proxy_t *px, int n, int dim, double far) {
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    double c[3] = {rng_uniform(r, -1.0, 1.0), rng_uniform(r, -1.0, 1.0), dim == 3 ? rng_uniform(r, -1.0, 1.0) : 0.0};
+    extreme_box(&px[m], m, c, 0.1, dim);
+    m++;
+  }
+  double a[3] = {far, far, dim == 3 ? far : 0.0}, b[3] = {-far, -far, dim == 3 ? -far : 0.0};
+  extreme_box(&px[m], m, a, 0.1, dim);
+  m++;
+  extreme_box(&px[m], m, b, 0.1, dim);
+  m++;
+  double o[3] = {0.0, 0.0, 0.0};
+  extreme_box(&px[m], m, o, 5.0, dim); /* large: 50 times the others */
+  m++;
+  double f[3] = {0.0, -1.2, 0.0};
+  extreme_box(&px[m], m, f, 0.3, dim);
+  px[m].fixed = true;
+  m++;
+  memset(&px[m], 0, sizeof px[m]);
+  px[m].unbounded = true;
+  px[m].fixed = true;
+  px[m].body = m;
+  m++;
+  return m;
+}
+
+static void extreme_check(rng_t *r, int dim, double far, double margin, const char *what) {
+  clt_broadphase_proxy_t px[64];
+  int n = extreme_scene(r, px, 40, dim, far);
+  clt_broadphase_t bp;
+  clt_broadphase_init(&bp);
+  CHECK(clt_broadphase_find_pairs(&bp, px, n, dim, margin) == CLT_OK);
+  printf("%dD, %s: %d proxies, %d pairs, %d grid entries, %d large\n", dim, what, n, bp.pair_count,
+         bp.grid_entries, bp.large_count);
+  check_brute(&bp, px, n, dim, margin);
+  /* an update that moves a third of the bodies (and one far one back near the origin) */
+  unsigned char changed[64] = {0};
+  for (int i = 0; i < n; i += 3) {
+    if (px[i].unbounded) continue;
+    changed[px[i].body] = 1;
+    for (int k = 0; k < dim; k++) {
+      double d = i == 40 ? -far + rng_uniform(r, -0.5, 0.5) : rng_uniform(r, -0.05, 0.05);
+      px[i].lower[k] += d;
+      px[i].upper[k] += d;
+    }
+  }
+  CHECK(clt_broadphase_update_pairs(&bp, px, n, dim, margin, changed) == CLT_OK);
+  check_brute(&bp, px, n, dim, margin);
+  clt_broadphase_destroy(&bp);
+}
+
 int main(void) {
   clt_broadphase_t bp;
   clt_broadphase_init(&bp);
@@ -195,6 +265,15 @@ int main(void) {
   CHECK(count == bp.pair_count && memcmp(first, bp.pairs, (size_t)count * sizeof *first) == 0);
   free(first);
   printf("%d scenes, %d pairs in all, identical to brute force\n", scenes, total_pairs);
+  for (int dim = 2; dim <= 3; dim++) {
+    extreme_check(&r, dim, 1.0, 0.01, "ordinary scene");
+    extreme_check(&r, dim, 1e9, 0.01, "bodies at CLT_MAX_LENGTH");
+    extreme_check(&r, dim, 1e300, 0.01, "bodies at 1e300 m");
+    extreme_check(&r, dim, 1e308, 0.01, "bodies at 1e308 m (the span overflows)");
+    extreme_check(&r, dim, 1.7e308, 1e300, "bodies at 1.7e308 m, margin 1e300");
+    extreme_check(&r, dim, 1.0, 1e308, "margin 1e308 (active_set_eps at its largest double)");
+    extreme_check(&r, dim, 1e308, 1e308, "bodies at 1e308 m, margin 1e308");
+  }
   /* Expected O(N): a dense granular scene (no walls, no planes) scaled from 1000 to 16000 proxies
    * keeps the grid entries and the in-bucket comparisons per proxy bounded (counted, not timed). */
   static clt_broadphase_proxy_t grain[16000];
