@@ -647,7 +647,8 @@ static bool fill_unrecorded(hid_t dset, hsize_t rows) {
 
 /* Reads a whole 1-D dataset of the open /contacts (out->cont[k]) as mem_type elements. */
 static void *read_contact_column(const clt_output_t *out, int k, hid_t mem_type, size_t elem, hsize_t *rows) {
-  *rows = table_rows(out->cont[k]);
+  *rows = 0;
+  if (!clt_h5_column_rows(out->cont[k], rows)) return NULL;
   void *v = malloc(elem * (size_t)(*rows > 0 ? *rows : 1));
   if (v && *rows > 0 && H5Dread(out->cont[k], mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0) {
     free(v);
@@ -1451,7 +1452,8 @@ static char *read_scene_string(hid_t file) {
   if (d < 0) return NULL;
   hid_t ftype = H5Dget_type(d);
   char *text = NULL;
-  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype)) {
+  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype) && clt_h5_dataset_elements(d) == 1 &&
+      clt_h5_dataset_stored(d, 1)) {
     size_t n = H5Tget_size(ftype);
     text = calloc(n + 1, 1);
     hid_t mtype = string_type(n + 1);
@@ -1500,7 +1502,8 @@ char *clt_output_read_scene_json(const char *path, char *message, size_t message
 }
 
 static int64_t count_rows_upto(hid_t dset, int64_t last_step) {
-  hsize_t rows = table_rows(dset);
+  hsize_t rows = 0;
+  if (!clt_h5_column_rows(dset, &rows)) return -1;
   if (rows == 0) return 0;
   double *steps = malloc(sizeof(double) * rows);
   if (!steps) return -1;
@@ -1555,8 +1558,9 @@ static clt_status_t load_checkpoint(hid_t file, const char *path, clt_world_t *w
   hid_t d = g >= 0 ? H5Dopen2(g, "state", H5P_DEFAULT) : -1;
   int64_t size = -1, at = -1;
   struct stat st;
+  hsize_t rows = 0;
   if (d < 0 || !get_attr_int64(g, "step", &at) || !get_attr_int64(g, "size", &size) || size < 0 ||
-      (hsize_t)size != table_rows(d)) {
+      !clt_h5_column_rows(d, &rows) || (hsize_t)size != rows) {
     set_message(message, message_size, "%s: damaged /checkpoint%s", path, NULL);
     status = CLT_ERR_FORMAT;
   } else if (stat(path, &st) != 0 || size > (int64_t)st.st_size) { /* checked before allocating it */
@@ -1594,10 +1598,12 @@ static bool same_bodies(hid_t file, const char *path, const clt_world_t *world, 
   int n = clt_world_body_count(world);
   if (H5Lexists(file, "bodies", H5P_DEFAULT) <= 0) return true; /* (the state's check stands alone) */
   hid_t dm = H5Dopen2(file, "bodies/mass", H5P_DEFAULT), dc = H5Dopen2(file, "bodies/shape_count", H5P_DEFAULT);
-  bool ok = dm >= 0 && dc >= 0;
+  hsize_t rows_m = 0, rows_c = 0;
+  bool ok = dm >= 0 && dc >= 0 && clt_h5_column_rows(dm, &rows_m) &&
+            clt_h5_column_rows(dc, &rows_c);
   char detail[200] = "";
-  if (ok && (table_rows(dm) != (hsize_t)n || table_rows(dc) != (hsize_t)n)) {
-    snprintf(detail, sizeof detail, "it has %llu bodies, this scene %d", (unsigned long long)table_rows(dm), n);
+  if (ok && (rows_m != (hsize_t)n || rows_c != (hsize_t)n)) {
+    snprintf(detail, sizeof detail, "it has %llu bodies, this scene %d", (unsigned long long)rows_m, n);
     ok = false;
   } else if (ok) {
     double *mass = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
@@ -1902,7 +1908,11 @@ static bool read_column(hid_t file, const char *name, double **data, hsize_t *ro
   if (H5Lexists(file, path, H5P_DEFAULT) <= 0) return false;
   hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
   if (d < 0) return false;
-  hsize_t n = table_rows(d);
+  hsize_t n = 0;
+  if (!clt_h5_column_rows(d, &n)) {
+    H5Dclose(d);
+    return false;
+  }
   double *v = malloc(sizeof(double) * (n > 0 ? n : 1));
   bool ok = v && (n == 0 || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
   H5Dclose(d);

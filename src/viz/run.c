@@ -89,21 +89,20 @@ static void *read_numeric(hid_t file, const char *path, hid_t mem_type, size_t e
   hsize_t dims[3];
   int rank = dataset_dims(file, path, dims);
   if (rank < 0) return NULL;
-  hsize_t total = 1;
-  for (int i = 0; i < rank; i++) total *= dims[i];
-  if (rank == 0) total = 1;
-  if (total != rows * expect || (rank > 0 && dims[0] != rows)) return NULL;
-  void *buf = calloc(total > 0 ? total : 1, elem);
-  if (!buf) return NULL;
-  if (total > 0) {
-    hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
-    herr_t r = d >= 0 ? H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : -1;
-    if (d >= 0) H5Dclose(d);
-    if (r < 0) {
-      free(buf);
-      return NULL;
-    }
+  if (rank > 0 ? dims[0] != rows : rows != 1) return NULL;
+  hsize_t per_row = (rank >= 2 ? dims[1] : 1) * (rank >= 3 ? dims[2] : 1); /* < 2^64: each dim < 2^32 */
+  if (expect == 0 || per_row != expect || rows > UINT64_MAX / elem / expect) return NULL;
+  hsize_t total = rows * expect;
+  hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
+  if (d < 0) return NULL;
+  void *buf = NULL;
+  /* the storage must hold what the shape claims before anything is allocated for it */
+  if (clt_h5_dataset_stored(d, total) && (buf = calloc(total > 0 ? total : 1, elem)) && total > 0 &&
+      H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
+    free(buf);
+    buf = NULL;
   }
+  H5Dclose(d);
   return buf;
 }
 
@@ -126,6 +125,8 @@ static bool read_strings(hid_t file, const char *path, hsize_t rows, char *out, 
   hid_t ftype = H5Dget_type(d);
   bool ok = H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype);
   size_t n = ok ? H5Tget_size(ftype) : 0;
+  hsize_t have = 0;
+  ok = ok && clt_h5_column_rows(d, &have) && have == rows;
   char *tmp = ok ? calloc((size_t)(rows > 0 ? rows : 1), n + 1) : NULL;
   if (ok && tmp && rows > 0) {
     hid_t mtype = H5Tcopy(H5T_C_S1);
@@ -149,7 +150,8 @@ static char *read_scene_json(hid_t file) {
   if (d < 0) return NULL;
   hid_t ftype = H5Dget_type(d);
   char *text = NULL;
-  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype)) {
+  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype) && clt_h5_dataset_elements(d) == 1 &&
+      clt_h5_dataset_stored(d, 1)) {
     size_t n = H5Tget_size(ftype);
     text = calloc(n + 1, 1);
     hid_t mtype = H5Tcopy(H5T_C_S1);

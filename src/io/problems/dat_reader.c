@@ -6,6 +6,7 @@
  * The whole file is read into memory and tokenised on whitespace, keeping line numbers so that
  * every error names "file:line". Every number must be finite; every size and index is checked
  * before it is used. */
+#include <limits.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -480,7 +481,7 @@ static int peek_kind(lexer_t *lx, clt_problem_kind_t *kind) {
   }
   for (int k = count; k < 7; k++) numeric[k] = 0, tok[k] = 0;
   int fc = count >= 5 && numeric[0] && numeric[1] && numeric[2] && numeric[3] && numeric[4] &&
-           (tok[0] == 2 || tok[0] == 3) && tok[1] >= 0 && tok[2] >= 0 && tok[2] <= 2 &&
+           (tok[0] == 2 || tok[0] == 3) && tok[1] >= 0 && tok[1] <= INT_MAX && tok[2] >= 0 && tok[2] <= 2 &&
            tok[3] == tok[0] * tok[1] && tok[4] == tok[3] && (tok[2] != 2 || !numeric[6]);
   int lcp = count >= 4 && numeric[0] && numeric[1] && numeric[2] && numeric[3] && tok[0] >= 0 &&
             tok[1] >= 0 && tok[1] <= 2 && tok[2] == tok[0] && tok[3] == tok[0];

@@ -7,15 +7,18 @@
 #include <hdf5.h>
 #include <hdf5_hl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io/problems/problem_internal.h"
 
 typedef struct reader_t {
   const char *path;
   hid_t file;
+  long long max_dim; /* largest matrix dimension the file can back: its size / sizeof(double) */
   char *message;
   size_t message_size;
 } reader_t;
@@ -38,6 +41,20 @@ static int exists(reader_t *rd, const char *path) {
     }
   }
   return 1;
+}
+
+/* Whether the dataset's storage holds its claimed bytes: a dataset that was never written reads
+ * as fill values, and a damaged or crafted file may claim billions of them. Compressed storage
+ * may be up to about a thousandth of the data (deflate's best ratio is 1032:1). */
+static bool stored(reader_t *rd, const char *path, unsigned long long bytes) {
+  hid_t d = H5Dopen2(rd->file, path, H5P_DEFAULT);
+  if (d < 0) return false;
+  unsigned long long have = H5Dget_storage_size(d);
+  hid_t dcpl = H5Dget_create_plist(d);
+  bool filtered = dcpl >= 0 && H5Pget_nfilters(dcpl) > 0;
+  if (dcpl >= 0) H5Pclose(dcpl);
+  H5Dclose(d);
+  return filtered ? bytes / 1100 <= have : bytes <= have;
 }
 
 /* Length of a rank-1 (or scalar) dataset, or -1 with the message set. */
@@ -63,7 +80,17 @@ static long long dataset_length(reader_t *rd, const char *path) {
     return -1;
   }
   long long length = 1;
-  for (int k = 0; k < rank; k++) length *= (long long)dims[k];
+  for (int k = 0; k < rank; k++) {
+    if (dims[k] != 0 && (unsigned long long)length > (unsigned long long)rd->max_dim / dims[k]) {
+      fail(rd, path, "claims more entries than the file has bytes");
+      return -1;
+    }
+    length *= (long long)dims[k];
+  }
+  if (!stored(rd, path, (unsigned long long)length * type_size)) {
+    fail(rd, path, "claims more entries than the file stores");
+    return -1;
+  }
   return length;
 }
 
@@ -136,6 +163,12 @@ static clt_status_t read_matrix(reader_t *rd, const char *group, int rows, int c
   if ((st = read_int_scalar(rd, path, &n)) != CLT_OK) return st;
   if (m <= 0 || n <= 0 || (rows >= 0 && m != rows) || (cols >= 0 && n != cols)) {
     snprintf(reason, sizeof reason, "matrix is %d x %d, expected %d x %d", m, n, rows, cols);
+    return fail(rd, group, reason);
+  }
+  /* every row and column pairs with a vector entry (q; f and w): a file of B bytes backs at most
+   * B / 8 of them, and the CSR built below costs memory in proportion */
+  if (m > rd->max_dim || n > rd->max_dim) {
+    snprintf(reason, sizeof reason, "matrix is %d x %d, more than a file of its size can hold", m, n);
     return fail(rd, group, reason);
   }
   snprintf(path, sizeof path, "%s/nz", group);
@@ -324,7 +357,9 @@ clt_status_t clt_read_fclib_problem(const char *path, clt_problem_file_t *out, c
   void *old_data = NULL;
   H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  reader_t rd = {path, -1, message, message_size};
+  struct stat file_stat;
+  reader_t rd = {path, -1, stat(path, &file_stat) == 0 ? (long long)file_stat.st_size / (long long)sizeof(double) : 0,
+                 message, message_size};
   clt_status_t st;
   rd.file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (rd.file < 0) {

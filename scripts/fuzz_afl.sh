@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of clatter's readers with AFL++ (Debian afl++), ASan + UBSan
+# (fuzz/README.md). Builds build-fuzz with afl-clang-fast, runs each harness from its committed
+# corpus (fuzz/corpus/NAME) for SECONDS, and fails if any found a crash or a hang.
+#
+# usage: scripts/fuzz_afl.sh [--seconds S] [--parallel] [--record] [HARNESS ...]
+#   HARNESS     scene, problem, run (default: all three)
+#   --seconds   run time of each harness (default 60)
+#   --parallel  run the harnesses at once (one core each) instead of one after another
+#   --record    afterwards minimise each queue into fuzz/corpus/NAME (afl-cmin) and write the
+#               counts to fuzz/results.md and fuzz/results.csv (a long run by hand; CI does not)
+# Findings stay in build-fuzz/afl/NAME/default/{crashes,hangs}; replay one with
+# build-asan/fuzz/fuzz_NAME FILE (an ordinary sanitizer build prints the whole report).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=60
+parallel=0
+record=0
+harnesses=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    --parallel) parallel=1; shift ;;
+    --record) record=1; shift ;;
+    scene|problem|run) harnesses+=("$1"); shift ;;
+    *) echo "scripts/fuzz_afl.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(scene problem run)
+command -v afl-clang-fast >/dev/null || { echo "scripts/fuzz_afl.sh: afl-clang-fast not found (bash scripts/setup.sh installs afl++)" >&2; exit 2; }
+
+CC=afl-clang-fast cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLATTER_SANITIZE=ON \
+  -DCLATTER_FUZZ=ON >/dev/null
+targets=()
+for h in "${harnesses[@]}"; do targets+=("fuzz_$h"); done
+AFL_QUIET=1 cmake --build build-fuzz -j"$(nproc 2>/dev/null || echo 2)" --target "${targets[@]}" >/dev/null
+
+# An allocation the sanitizer cannot make returns NULL as malloc would (the readers must cope);
+# anything larger than the readers should ever ask of these small inputs is refused the same way.
+export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0:allocator_may_return_null=1:max_allocation_size_mb=2048
+export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
+export AFL_SKIP_CRASHES=1 AFL_NO_WARN_INSTABILITY=1 AFL_IGNORE_SEED_PROBLEMS=1 TMPDIR="${TMPDIR:-/tmp}"
+
+fuzz_one() { # NAME: runs afl-fuzz, its CPU seconds (fuzzer and harness) in build-fuzz/afl/NAME/cpu
+  local h="$1" out="build-fuzz/afl/$1"
+  rm -rf "$out"
+  mkdir -p "$out"
+  /usr/bin/python3 fuzz/cpu_of.py "$out/cpu" -- afl-fuzz -i "fuzz/corpus/$h" -o "$out" -m none -t 3000+ \
+    -V "$seconds" -- "build-fuzz/fuzz/fuzz_$h" >"$out/afl.log" 2>&1
+}
+
+pids=()
+for h in "${harnesses[@]}"; do
+  if [ "$parallel" = 1 ]; then fuzz_one "$h" & pids+=($!); else fuzz_one "$h" || true; fi
+done
+for p in "${pids[@]}"; do wait "$p" || true; done
+
+stat_of() { sed -n "s/^$2 *: *//p" "build-fuzz/afl/$1/default/fuzzer_stats" 2>/dev/null | head -1; }
+failed=0
+rows=()
+for h in "${harnesses[@]}"; do
+  if [ ! -f "build-fuzz/afl/$h/default/fuzzer_stats" ]; then
+    echo "fuzz $h: afl-fuzz did not run:" >&2
+    tail -20 "build-fuzz/afl/$h/afl.log" >&2
+    failed=1
+    continue
+  fi
+  crashes=$(stat_of "$h" saved_crashes)
+  hangs=$(stat_of "$h" saved_hangs)
+  execs=$(stat_of "$h" execs_done)
+  corpus=$(stat_of "$h" corpus_count)
+  cover=$(stat_of "$h" bitmap_cvg)
+  cpu=$(cat "build-fuzz/afl/$h/cpu" 2>/dev/null || echo "?")
+  echo "fuzz $h: ${seconds} s, CPU ${cpu} s, ${execs} executions, ${corpus} in the queue, ${crashes} crashes, ${hangs} hangs, edges ${cover}"
+  rows+=("$h,$seconds,$cpu,$execs,$corpus,$crashes,$hangs,$cover")
+  if [ "$crashes" != 0 ] || [ "$hangs" != 0 ]; then
+    echo "fuzz $h: findings in build-fuzz/afl/$h/default/crashes and hangs" >&2
+    failed=1
+  fi
+done
+
+if [ "$record" = 1 ] && [ "$failed" = 0 ]; then
+  host=$(uname -n)
+  for h in "${harnesses[@]}"; do
+    rm -rf "build-fuzz/afl/$h/cmin"
+    AFL_QUIET=1 afl-cmin -i "build-fuzz/afl/$h/default/queue" -o "build-fuzz/afl/$h/cmin" -m none -t 5000 -- \
+      "build-fuzz/fuzz/fuzz_$h" >/dev/null 2>&1
+    rm -rf "fuzz/corpus/$h"
+    mkdir -p "fuzz/corpus/$h"
+    i=0
+    for f in "build-fuzz/afl/$h/cmin"/*; do cp "$f" "fuzz/corpus/$h/$(printf '%04d' $i)"; i=$((i + 1)); done
+  done
+  for r in "${rows[@]}"; do
+    h=${r%%,*}
+    echo "$r,$(ls "fuzz/corpus/$h" | wc -l),$(cat "fuzz/corpus/$h"/* | wc -c)"
+  done >build-fuzz/afl/rows.csv
+  # the rows of harnesses not run this time are kept
+  /usr/bin/python3 - "$host" <<'EOF'
+import csv, os, sys
+fields = 'harness,seconds,cpu_s,executions,queue,crashes,hangs,edge_coverage,corpus_kept,corpus_bytes'.split(',')
+old = list(csv.DictReader(open('fuzz/results.csv'))) if os.path.exists('fuzz/results.csv') else []
+new = [dict(zip(fields, line.strip().split(','))) for line in open('build-fuzz/afl/rows.csv') if line.strip()]
+order = ['scene', 'problem', 'run']
+rows = {r['harness']: r for r in old}
+rows.update({r['harness']: r for r in new})
+rows = [rows[h] for h in order if h in rows]
+with open('fuzz/results.csv', 'w', newline='') as f:
+    w = csv.DictWriter(f, fieldnames=fields, lineterminator='\n')
+    w.writeheader()
+    w.writerows(rows)
+with open('fuzz/results.md', 'w') as f:
+    f.write('# Fuzzing results\n\n')
+    f.write('`scripts/fuzz_afl.sh --record` on %s: AFL++ (afl-clang-fast), ASan + UBSan, one core per '
+            'harness; regenerated by the script (fuzz/README.md).\n\n' % sys.argv[1])
+    f.write('| harness | run [s] | CPU [s] | executions | queue | crashes | hangs | edge coverage | corpus kept | corpus bytes |\n')
+    f.write('|---|---|---|---|---|---|---|---|---|---|\n')
+    for r in rows:
+        f.write('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' % (
+            r['harness'], r['seconds'], r['cpu_s'], r['executions'], r['queue'], r['crashes'], r['hangs'],
+            r['edge_coverage'], r['corpus_kept'], r['corpus_bytes']))
+EOF
+  echo "fuzz: fuzz/results.md, fuzz/results.csv and fuzz/corpus/ rewritten"
+fi
+exit "$failed"
