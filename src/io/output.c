@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <math.h>
 #include <stdio.h>
@@ -169,16 +170,46 @@ struct clt_output_t {
   int lock_fd;
   bool replace_final;
   int64_t checkpoint_every; /* the root attribute checkpoint_every (0: none) */
-  /* a write failed (errno then in write_errno): HDF5 is not asked to write anything more, not even
-   * to close, so the file on disk stays as of its last flush (see clt_output_close) */
+  /* a write failed (errno then in write_errno): nothing more is recorded; clt_output_close cuts
+   * the file back to its last complete step (salvage) */
   bool failed;
   int write_errno;
+  int64_t first_step; /* the step of the first row (first_step attribute) */
+  /* OUT.h5.tmp.reserve: room given back when the disk fills up, so that the file can still be
+   * closed at its last complete step ("" once removed) */
+  char *reserve_path;
+  /* room a flush may take beyond its rows: a new chunk for every table (HDF5 allocates whole
+   * chunks) and a megabyte for metadata (open_series) */
+  uint64_t flush_margin;
 };
 
-/* Marks out failed after a write that did not succeed, keeping errno's reason. */
+/* The reserve's size: room for HDF5 to write its cached metadata and close the file, and for the
+ * CSV to be cut, after a write found the disk full (docs/output-format.md "A full disk"). */
+#define RESERVE_BYTES ((off_t)4 << 20)
+
+/* Whether the disk holding the output has `bytes` free for an unprivileged user (true when it
+ * cannot be told). A flush is not started without room: HDF5 1.10 cannot flush or close a file
+ * again after a metadata flush failed half-way ("slist already enabled"), but it can after a
+ * refused one, and the reserve then closes it (salvage). */
+static bool room_for(const clt_output_t *out, uint64_t bytes) {
+  struct statvfs vfs;
+  if (statvfs(out->tmp_path, &vfs) != 0) return true;
+  return (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize >= bytes;
+}
+
+static void release_reserve(clt_output_t *out) {
+  if (out->reserve_path && out->reserve_path[0]) {
+    unlink(out->reserve_path);
+    out->reserve_path[0] = '\0';
+  }
+}
+
+/* Marks out failed after a write that did not succeed, keeping errno's reason; a full disk gets
+ * the reserve's room back at once. */
 static void note_failure(clt_output_t *out, int err) {
   if (!out->failed) out->write_errno = err;
   out->failed = true;
+  release_reserve(out);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -236,6 +267,26 @@ static int create_exclusive(const char *path, const char *final, bool lock, char
     }
   }
   return fd;
+}
+
+/* Makes out->reserve_path (RESERVE_BYTES of allocated blocks) beside the temporary file. A
+ * reserve left by a killed run of the same output is replaced: the caller holds the lock on the
+ * temporary file, so no live run owns it. False with the system's reason when there is no room. */
+static bool make_reserve(clt_output_t *out, char *message, size_t size) {
+  unlink(out->reserve_path);
+  int fd = open(out->reserve_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  int err = fd < 0 ? errno : posix_fallocate(fd, 0, RESERVE_BYTES);
+  if (fd >= 0) close(fd);
+  if (err != 0) {
+    if (fd >= 0) unlink(out->reserve_path);
+    out->reserve_path[0] = '\0';
+    snprintf(message, size,
+             "%s: cannot keep %d MiB of room beside the output (%s): a run keeps it to close its file cleanly "
+             "if the disk fills up",
+             out->tmp_path, (int)(RESERVE_BYTES >> 20), strerror(err));
+    return false;
+  }
+  return true;
 }
 
 /* Whether path is still the file behind fd (nobody swapped it between our create and a reopen
@@ -533,6 +584,8 @@ static void output_free(clt_output_t *out) {
   if (out->lock_fd >= 0) close(out->lock_fd);
   free(out->diag_buffer);
   free(out->bodies);
+  release_reserve(out);
+  free(out->reserve_path);
   free(out->path);
   free(out->tmp_path);
   free(out->csv_path);
@@ -559,8 +612,10 @@ static clt_output_t *output_alloc(const char *path, const clt_scene_t *scene) {
   out->tmp_path = concat(path, ".tmp");
   out->csv_path = dup_string(out->options.csv ? csv : "");
   out->csv_tmp_path = concat(csv, ".tmp");
+  out->reserve_path = concat(path, ".tmp.reserve");
   out->diag_buffer = malloc(sizeof(double) * COLUMN_COUNT * DIAG_BUFFER_ROWS);
-  if (!out->path || !out->tmp_path || !out->csv_path || !out->csv_tmp_path || !out->diag_buffer) {
+  if (!out->path || !out->tmp_path || !out->csv_path || !out->csv_tmp_path || !out->reserve_path ||
+      !out->diag_buffer) {
     output_free(out);
     return NULL;
   }
@@ -691,6 +746,35 @@ static bool fill_touching(clt_output_t *out) {
 }
 
 /* Creates (fresh) or opens (resume) the time-indexed datasets. */
+/* Bytes of one chunk of a table (0 if it is not chunked). */
+static uint64_t chunk_bytes(hid_t d) {
+  hid_t dcpl = H5Dget_create_plist(d), type = H5Dget_type(d);
+  hsize_t chunk[3] = {0, 0, 0};
+  int rank = dcpl >= 0 && H5Pget_layout(dcpl) == H5D_CHUNKED ? H5Pget_chunk(dcpl, 3, chunk) : 0;
+  uint64_t bytes = rank > 0 && type >= 0 ? H5Tget_size(type) : 0;
+  for (int i = 0; i < rank; i++) bytes *= chunk[i];
+  if (type >= 0) H5Tclose(type);
+  if (dcpl >= 0) H5Pclose(dcpl);
+  return bytes;
+}
+
+/* Whether an existing table has the shape create_table gives it for this world, so that rows of
+ * the world's size can be appended (a damaged or crafted file must not make the append read past
+ * the row buffers): extendible rows, inner dimensions equal, a numeric type. */
+static bool table_shape_ok(hid_t d, int inner_rank, const hsize_t *inner) {
+  if (d < 0) return false;
+  hid_t space = H5Dget_space(d), type = H5Dget_type(d);
+  hsize_t dims[3] = {0, 0, 0}, maxdims[3] = {0, 0, 0};
+  int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+  bool ok = rank == inner_rank + 1 && H5Sget_simple_extent_dims(space, dims, maxdims) == rank &&
+            maxdims[0] == H5S_UNLIMITED && type >= 0 &&
+            (H5Tget_class(type) == H5T_INTEGER || H5Tget_class(type) == H5T_FLOAT);
+  for (int i = 0; ok && i < inner_rank; i++) ok = dims[i + 1] == (inner[i] > 0 ? inner[i] : 1);
+  if (type >= 0) H5Tclose(type);
+  if (space >= 0) H5Sclose(space);
+  return ok;
+}
+
 static bool open_series(clt_output_t *out, bool create) {
   hid_t file = out->file;
   int n = out->body_count;
@@ -703,17 +787,21 @@ static bool open_series(clt_output_t *out, bool create) {
     for (int k = 0; k < TRAJ_COUNT; k++) {
       if (!traj_enabled(out, k)) continue;
       const char *name = traj_name(out, k);
+      hsize_t inner[2] = {(hsize_t)n, 3};
+      int rank = k == TRAJ_STEP || k == TRAJ_TIME ? 0 : 2;
+      if (k == TRAJ_ORIENTATION) inner[1] = 4;
+      if ((k == TRAJ_ORIENTATION || k == TRAJ_ANGULAR) && out->dimension == 2) rank = 1;
       if (!create) {
         out->traj[k] = open_table(g, name);
+        if (out->traj[k] >= 0 && !table_shape_ok(out->traj[k], rank, inner)) {
+          H5Gclose(g);
+          return false;
+        }
       } else if (k == TRAJ_STEP) {
         out->traj[k] = create_table(g, name, H5T_STD_I64LE, 0, NULL, 1024);
       } else if (k == TRAJ_TIME) {
         out->traj[k] = create_table(g, name, H5T_IEEE_F64LE, 0, NULL, 1024);
       } else {
-        hsize_t inner[2] = {(hsize_t)n, 3};
-        int rank = 2;
-        if (k == TRAJ_ORIENTATION) inner[1] = 4;
-        if ((k == TRAJ_ORIENTATION || k == TRAJ_ANGULAR) && out->dimension == 2) rank = 1;
         out->traj[k] = create_table(g, name, H5T_IEEE_F64LE, rank, inner, chunk);
       }
       if (out->traj[k] < 0) {
@@ -746,6 +834,10 @@ static bool open_series(clt_output_t *out, bool create) {
         }
       } else if (!create) {
         out->cont[k] = H5Dopen2(g, cont_names[k], H5P_DEFAULT);
+        if (out->cont[k] >= 0 && !table_shape_ok(out->cont[k], vector ? 1 : 0, &three)) {
+          H5Gclose(g);
+          return false;
+        }
       } else {
         out->cont[k] = create_table(g, cont_names[k], type, vector ? 1 : 0, &three,
                                     k == CONT_FIRST || k == CONT_COUNT ? 1024 : 4096);
@@ -771,6 +863,10 @@ static bool open_series(clt_output_t *out, bool create) {
         }
       } else if (!create) {
         out->diag[c] = H5Dopen2(g, columns[c].name, H5P_DEFAULT);
+        if (out->diag[c] >= 0 && !table_shape_ok(out->diag[c], 0, NULL)) {
+          H5Gclose(g);
+          return false;
+        }
       } else {
         hid_t type = columns[c].kind == COL_INT64    ? H5T_STD_I64LE
                      : columns[c].kind == COL_DOUBLE ? H5T_IEEE_F64LE
@@ -788,6 +884,12 @@ static bool open_series(clt_output_t *out, bool create) {
     }
     H5Gclose(g);
   }
+  out->flush_margin = 1u << 20;
+  hid_t *tables[] = {out->diag, out->traj, out->cont};
+  int counts[] = {COLUMN_COUNT, TRAJ_COUNT, CONT_DATASETS};
+  for (int t = 0; t < 3; t++)
+    for (int i = 0; i < counts[t]; i++)
+      if (tables[t][i] > 0) out->flush_margin += chunk_bytes(tables[t][i]);
   return true;
 }
 
@@ -961,6 +1063,13 @@ static bool write_static(clt_output_t *out, const clt_scene_t *scene, const clt_
 }
 
 static bool flush_buffers(clt_output_t *out) {
+  uint64_t pending = (uint64_t)out->diag_rows * COLUMN_COUNT * sizeof(double) + BUFSIZ +
+                     (uint64_t)out->cont_rows.rows * 128;
+  for (int k = 0; k < TRAJ_COUNT; k++) pending += (uint64_t)out->traj_rows * (uint64_t)out->traj_width[k] * 8;
+  if (!room_for(out, pending + out->flush_margin)) {
+    errno = ENOSPC;
+    return false;
+  }
   bool ok = true;
   if (out->diag_rows > 0) {
     if (out->options.diagnostics) {
@@ -1154,6 +1263,11 @@ clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene,
     return CLT_ERR_IO;
   }
   out->own_tmp = true;
+  if (!make_reserve(out, message, message_size)) {
+    clt_output_discard(out);
+    return CLT_ERR_IO;
+  }
+  out->first_step = clt_world_step_count(world);
   silence_t quiet = silence_begin();
   hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
   H5Pset_obj_track_times(fcpl, 0);
@@ -1172,14 +1286,17 @@ clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene,
     else csv_header(out->csv);
   }
   if (status == CLT_OK && !setup_bodies(out, world)) status = CLT_ERR_OUT_OF_MEMORY;
+  errno = 0;
   if (status == CLT_OK && (!write_static(out, scene, world) || !open_series(out, true))) {
-    set_message(message, message_size, "%s: cannot write the output file%s", out->tmp_path, NULL);
+    set_message(message, message_size, "%s: cannot write the output file: %s", out->tmp_path,
+                errno ? strerror(errno) : "the HDF5 library reported an error");
     status = CLT_ERR_IO;
   }
   if (status == CLT_OK) { /* H5Fflush: a run whose later writes fail still leaves a readable file */
     if (!record_row(out, world) || !record_frame(out, world) || !flush_buffers(out) ||
         H5Fflush(out->file, H5F_SCOPE_LOCAL) < 0) {
-      set_message(message, message_size, "%s: cannot write the output file%s", out->tmp_path, NULL);
+      set_message(message, message_size, "%s: cannot write the output file: %s", out->tmp_path,
+                  errno ? strerror(errno) : "the HDF5 library reported an error");
       status = CLT_ERR_IO;
     }
   }
@@ -1226,16 +1343,29 @@ clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *w
   silence_t quiet = silence_begin();
   errno = 0;
   bool ok = flush_buffers(out);
+  if (ok && !room_for(out, (uint64_t)size + 65536 + out->flush_margin)) {
+    errno = ENOSPC;
+    ok = false;
+  }
   hid_t g = -1, d = -1;
+  /* The new checkpoint is written whole under another name and then takes the place of the old
+   * one, so that a write failing half-way (a full disk) leaves the old one intact (salvage). */
+  if (ok && H5Lexists(out->file, "checkpoint_next", H5P_DEFAULT) > 0)
+    ok = H5Ldelete(out->file, "checkpoint_next", H5P_DEFAULT) >= 0;
   if (ok) {
-    g = H5Lexists(out->file, "checkpoint", H5P_DEFAULT) > 0 ? H5Gopen2(out->file, "checkpoint", H5P_DEFAULT)
-                                                            : create_group(out->file, "checkpoint");
+    g = create_group(out->file, "checkpoint_next");
     ok = g >= 0;
   }
   if (ok) {
-    d = H5Lexists(g, "state", H5P_DEFAULT) > 0 ? H5Dopen2(g, "state", H5P_DEFAULT)
-                                               : create_table(g, "state", H5T_STD_U8LE, 0, NULL, 65536);
-    ok = d >= 0 && truncate_rows(d, 0) >= 0 && append_rows(d, H5T_NATIVE_UCHAR, (hsize_t)size, blob) >= 0;
+    d = create_table(g, "state", H5T_STD_U8LE, 0, NULL, 65536);
+    if (d >= 0) { /* written past the chunk cache, so that a full disk fails the write, not a later close */
+      hid_t dapl = whole_chunk_access();
+      hid_t direct = H5Dopen2(g, "state", dapl);
+      H5Pclose(dapl);
+      H5Dclose(d);
+      d = direct;
+    }
+    ok = d >= 0 && append_rows(d, H5T_NATIVE_UCHAR, (hsize_t)size, blob) >= 0;
   }
   int64_t step = clt_world_step_count(world);
   ok = ok && set_attr_int64(g, "step", step) >= 0;
@@ -1244,8 +1374,12 @@ clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *w
   char hash[17];
   format_state_hash(world, hash);
   ok = ok && set_attr_string(g, "state_hash", hash) >= 0;
-  if (d >= 0) H5Dclose(d);
-  if (g >= 0) H5Gclose(g);
+  /* closing the dataset writes its chunk from HDF5's cache: on a full disk that is where it fails */
+  if (d >= 0 && H5Dclose(d) < 0) ok = false;
+  if (g >= 0 && H5Gclose(g) < 0) ok = false;
+  if (ok && H5Lexists(out->file, "checkpoint", H5P_DEFAULT) > 0)
+    ok = H5Ldelete(out->file, "checkpoint", H5P_DEFAULT) >= 0;
+  ok = ok && H5Lmove(out->file, "checkpoint_next", out->file, "checkpoint", H5P_DEFAULT, H5P_DEFAULT) >= 0;
   ok = ok && H5Fflush(out->file, H5F_SCOPE_LOCAL) >= 0;
   if (!ok) note_failure(out, errno);
   silence_end(quiet);
@@ -1272,12 +1406,159 @@ clt_status_t clt_output_set_checkpoint_every(clt_output_t *out, int64_t steps) {
 const char *clt_output_path(const clt_output_t *out) { return out->path; }
 const char *clt_output_csv_file(const clt_output_t *out) { return out->csv_path; }
 
-/* After a failed write: the HDF5 objects are let go without closing them (closing writes, and a
- * half-written close on a full disk is what leaves a file that cannot be opened; the CLI keeps
- * HDF5 from writing at exit, clt_output_no_exit_handler), the CSV is closed, and the temporary
- * files stay for --resume, which continues from their last checkpoint if it reached the disk. */
-static clt_status_t close_failed(clt_output_t *out, char *message, size_t message_size) {
+static int64_t count_rows_upto(hid_t dset, int64_t last_step);
+static bool truncate_contacts(clt_output_t *out, int64_t frames);
+
+static int64_t min_rows(int64_t a, hid_t dset) {
+  hsize_t rows = table_rows(dset);
+  return (int64_t)rows < a ? (int64_t)rows : a;
+}
+
+/* Value of row `row` of a 1-D double table (step, t), or NAN. */
+static double table_value(hid_t dset, hsize_t row) {
+  double v = NAN;
+  hsize_t one = 1;
+  hid_t space = H5Dget_space(dset), mem = H5Screate_simple(1, &one, NULL);
+  if (H5Sselect_hyperslab(space, H5S_SELECT_SET, &row, NULL, &one, NULL) < 0 ||
+      H5Dread(dset, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, &v) < 0)
+    v = NAN;
+  H5Sclose(mem);
+  H5Sclose(space);
+  return v;
+}
+
+/* Complete rows (lines after the header) of the CSV at path, −1 if it cannot be read. */
+static int64_t csv_rows(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  int64_t lines = 0;
+  for (int c; (c = fgetc(f)) != EOF;)
+    if (c == '\n') lines++;
+  fclose(f);
+  return lines - 1;
+}
+
+/* Cuts the file at path after its header and `rows` rows (false if it has fewer). */
+static bool cut_csv(const char *path, int64_t rows) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  int64_t lines = rows + 1;
+  long at = 0;
+  for (int c; lines > 0 && (c = fgetc(f)) != EOF; at++)
+    if (c == '\n') lines--;
+  fclose(f);
+  return lines == 0 && truncate(path, at) == 0;
+}
+
+/* After a failed write (a full disk, whose reserve is then free): every table is cut back to the
+ * last step that all of them hold, the CSV to the same rows, the buffered rows are dropped, and
+ * the file is closed with status "error" (the run's own message when it already failed, else
+ * the write's) and the step it now ends at, without a state hash (the world's state is of a later
+ * step). Its checkpoint, if it has one, is at or before that step, so --resume continues it.
+ * *last is the step kept. False if HDF5 could not do it. */
+static bool salvage(clt_output_t *out, clt_run_status_t run_status, const char *status_message, int64_t *last) {
+  out->diag_rows = 0;
+  out->traj_rows = 0;
+  out->cont_rows.rows = 0;
+  int64_t kept = INT64_MAX;
+  double kept_time = NAN;
+  if (out->csv) { /* its buffer may reach the disk now; the rows it holds bound the step kept */
+    fclose(out->csv);
+    out->csv = NULL;
+    int64_t rows = csv_rows(out->csv_tmp_path);
+    if (rows <= 0) return false;
+    kept = out->first_step + rows - 1;
+  }
+  hsize_t diag_keep = 0, traj_keep = 0;
+  if (out->options.diagnostics) {
+    int64_t rows = INT64_MAX;
+    for (int c = 0; c < COLUMN_COUNT; c++) rows = min_rows(rows, out->diag[c]);
+    if (rows <= 0) return false;
+    int64_t step = (int64_t)table_value(out->diag[0], (hsize_t)rows - 1);
+    if (step < kept) kept = step;
+  }
+  if (out->options.trajectory) {
+    int64_t rows = INT64_MAX;
+    for (int k = 0; k < TRAJ_COUNT; k++)
+      if (traj_enabled(out, k)) rows = min_rows(rows, out->traj[k]);
+    if (out->contacts) rows = min_rows(min_rows(rows, out->cont[CONT_FIRST]), out->cont[CONT_COUNT]);
+    if (rows <= 0) return false;
+    int64_t step = (int64_t)table_value(out->traj[TRAJ_STEP], (hsize_t)rows - 1);
+    if (step < kept) kept = step;
+    for (int k = 0; k < TRAJ_COUNT; k++)
+      if (traj_enabled(out, k) && truncate_rows(out->traj[k], (hsize_t)rows) < 0) return false;
+    int64_t keep = count_rows_upto(out->traj[TRAJ_STEP], kept);
+    if (keep < 0) return false;
+    traj_keep = (hsize_t)keep;
+    for (int k = 0; k < TRAJ_COUNT; k++)
+      if (traj_enabled(out, k) && truncate_rows(out->traj[k], traj_keep) < 0) return false;
+    if (out->contacts && !truncate_contacts(out, keep)) return false;
+    kept_time = traj_keep > 0 ? table_value(out->traj[TRAJ_TIME], traj_keep - 1) : NAN;
+  }
+  if (kept == INT64_MAX || kept < out->first_step) return false;
+  if (out->options.diagnostics) {
+    diag_keep = (hsize_t)(kept - out->first_step + 1);
+    for (int c = 0; c < COLUMN_COUNT; c++)
+      if (truncate_rows(out->diag[c], diag_keep) < 0) return false;
+    kept_time = table_value(out->diag[1], diag_keep - 1);
+  }
+  /* a checkpoint half-written is dropped; one beyond the data kept cannot be resumed from */
+  if (H5Lexists(out->file, "checkpoint_next", H5P_DEFAULT) > 0 && H5Ldelete(out->file, "checkpoint_next", H5P_DEFAULT) < 0)
+    return false;
+  int64_t at = -1;
+  if (H5Lexists(out->file, "checkpoint", H5P_DEFAULT) > 0) {
+    hid_t g = H5Gopen2(out->file, "checkpoint", H5P_DEFAULT);
+    bool readable = g >= 0 && get_attr_int64(g, "step", &at);
+    if (g >= 0) H5Gclose(g);
+    if ((!readable || at > kept) && H5Ldelete(out->file, "checkpoint", H5P_DEFAULT) < 0) return false;
+  }
+  char why[256];
+  if (run_status == CLT_RUN_ERROR && status_message && status_message[0])
+    snprintf(why, sizeof why, "%s", status_message);
+  else
+    snprintf(why, sizeof why, "writing the output failed (%s) after step %lld",
+             out->write_errno ? strerror(out->write_errno) : "the HDF5 library reported an error", (long long)kept);
+  bool ok = set_attr_string(out->file, "status", clt_run_status_name(CLT_RUN_ERROR)) >= 0 &&
+            set_attr_string(out->file, "status_message", why) >= 0 &&
+            set_attr_int64(out->file, "steps", kept) >= 0 &&
+            set_attr_double(out->file, "final_time", isnan(kept_time) ? out->last_time : kept_time) >= 0;
+  if (ok && H5Aexists(out->file, "state_hash") > 0) ok = H5Adelete(out->file, "state_hash") >= 0;
+  if (ok && H5Aexists(out->file, "state_hash_step") > 0) ok = H5Adelete(out->file, "state_hash_step") >= 0;
+  if (!ok) return false;
+  for (int i = 0; i < COLUMN_COUNT; i++)
+    if (out->diag[i] > 0) H5Dclose(out->diag[i]), out->diag[i] = -1;
+  for (int i = 0; i < TRAJ_COUNT; i++)
+    if (out->traj[i] > 0) H5Dclose(out->traj[i]), out->traj[i] = -1;
+  for (int i = 0; i < CONT_DATASETS; i++)
+    if (out->cont[i] > 0) H5Dclose(out->cont[i]), out->cont[i] = -1;
+  ok = H5Fclose(out->file) >= 0;
+  out->file = -1;
+  if (out->csv_path[0]) ok = ok && cut_csv(out->csv_tmp_path, kept - out->first_step + 1);
+  *last = kept;
+  return ok;
+}
+
+/* After a failed write: the file is cut back to its last complete step and closed (salvage) and
+ * the temporary files renamed as at any close; if even that fails, the HDF5 objects are let go
+ * without closing them (the CLI keeps HDF5 from writing at exit, clt_output_no_exit_handler), and
+ * the temporary files stay for --resume, which continues from their last checkpoint if it reached
+ * the disk. Either way the status is CLT_ERR_IO with the reason. */
+static clt_status_t close_failed(clt_output_t *out, clt_run_status_t run_status, const char *status_message,
+                                 char *message, size_t message_size) {
   const char *why = out->write_errno ? strerror(out->write_errno) : "the HDF5 library reported an error";
+  silence_t quiet = silence_begin();
+  int64_t last = -1;
+  bool saved = salvage(out, run_status, status_message, &last);
+  silence_end(quiet);
+  if (saved && publish(out->tmp_path, out->path, out->replace_final) == 0 &&
+      (!out->csv_path[0] || publish(out->csv_tmp_path, out->csv_path, out->replace_final) == 0)) {
+    snprintf(message, message_size,
+             "%s: writing failed (%s); %s holds the run up to step %lld: make room and continue with "
+             "`clatter run --resume %s`",
+             out->tmp_path, why, out->path, (long long)last, out->path);
+    output_free(out);
+    return CLT_ERR_IO;
+  }
   snprintf(message, message_size,
            "%s: writing failed (%s); the file is left as it was at its last flush: make room and continue "
            "with `clatter run --resume %s`, or delete %s",
@@ -1294,7 +1575,7 @@ static clt_status_t close_failed(clt_output_t *out, char *message, size_t messag
 
 clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t run_status, const char *status_message,
                               char *message, size_t message_size) {
-  if (out->failed) return close_failed(out, message, message_size);
+  if (out->failed) return close_failed(out, run_status, status_message, message, message_size);
   silence_t quiet = silence_begin();
   errno = 0;
   bool ok = flush_buffers(out);
@@ -1310,10 +1591,10 @@ clt_status_t clt_output_close(clt_output_t *out, clt_run_status_t run_status, co
     if (H5Aexists(out->file, "state_hash") > 0) ok = ok && H5Adelete(out->file, "state_hash") >= 0;
     if (H5Aexists(out->file, "state_hash_step") > 0) ok = ok && H5Adelete(out->file, "state_hash_step") >= 0;
   }
-  if (!ok) { /* nothing of the close was written yet: the file stays as of its last flush */
+  if (!ok) {
     note_failure(out, errno);
     silence_end(quiet);
-    return close_failed(out, message, message_size);
+    return close_failed(out, run_status, status_message, message, message_size);
   }
   ok = H5Fclose(out->file) >= 0;
   out->file = -1;
@@ -1788,7 +2069,8 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
   }
   out->own_tmp = true;
   silence_t quiet = silence_begin();
-  if (!copy_file(path, out->lock_fd)) {
+  if (!make_reserve(out, message, message_size)) status = CLT_ERR_IO;
+  if (status == CLT_OK && !copy_file(path, out->lock_fd)) {
     set_message(message, message_size, "%s: cannot copy to %s", path, out->tmp_path);
     status = CLT_ERR_IO;
   }
@@ -1810,6 +2092,7 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
   int64_t step = 0, first = 0;
   if (status == CLT_OK) {
     first = first_step(out->file);
+    out->first_step = first;
     if (first < 0) {
       set_message(message, message_size, "%s: damaged attribute first_step%s", path, NULL);
       status = CLT_ERR_FORMAT;
@@ -1834,7 +2117,7 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
     status = CLT_ERR_FORMAT;
   }
   if (status == CLT_OK && !open_series(out, false)) {
-    set_message(message, message_size, "%s: missing trajectory or diagnostics datasets%s", path, NULL);
+    set_message(message, message_size, "%s: missing or misshapen trajectory, contacts or diagnostics datasets%s", path, NULL);
     status = CLT_ERR_FORMAT;
   }
   if (status == CLT_OK && !plausible_tables(out)) {

@@ -7,9 +7,9 @@
 # - a run killed with SIGKILL at random moments (3 here, 20 in scripts/kill_resume.sh) leaves OUT.h5.tmp, and `clatter run --resume OUT.h5`
 #   (the final name) continues it to the same bits as an uninterrupted run, keeping the checkpoint
 #   interval it was started with;
-# - a full disk (here: the file size limit, ulimit -f, with SIGXFSZ ignored, so writes fail with
-#   EFBIG) at creation and mid-run: exit status 1 with the reason, no crash, nothing written
-#   outside the output's own files;
+# - a full disk at creation and mid-run: exit status 1 with the reason, no crash, nothing written
+#   outside the output's own files, and mid-run a valid file up to its last complete step that
+#   --resume continues to the reference's bits;
 # - names taken from a file's contents (the scene name) cannot leave the folder: the default
 #   output, `clatter vtk` and `clatter render`; a scene's output.path must stay inside the current
 #   folder unless -o is given; -o given twice is refused.
@@ -103,17 +103,44 @@ with h5py.File('shapes.h5', 'r+') as f:
     f['/bodies/shape_count'][0] = 2147483647"
 expect_status 2 "render refuses it" "$CLATTER_BIN" render shapes.h5 -o shapes.png
 
-# A full disk: at creation and mid-run.
+# A full disk. At creation: the file size limit (ulimit -f 4 KiB, SIGXFSZ ignored, so writes fail
+# with EFBIG). Mid-run: a real full disk, an 8 MiB tmpfs in a mount namespace of the test's own;
+# the run keeps 4 MiB of room beside its file (OUT.h5.tmp.reserve), gives it back when a write
+# fails, and closes the file at its last complete step; after room is made, --resume ends with the
+# reference's state hash. A 3 MiB tmpfs has no room for the reserve: refused at creation.
 mkdir full && cd full
-for limit in 4 1500; do
-  (trap '' XFSZ; ulimit -f "$limit"; exec "$CLATTER_BIN" run "$scene" --quiet -o f$limit.h5 --checkpoint-every 500) \
-    2> err$limit
-  code=$?
-  expect "limit $limit KiB: exit status 1 (got $code)" test "$code" -eq 1
-  expect "limit $limit KiB: the reason is given" grep -q "File too large\|cannot write" err$limit
-done
-expect "mid-run: the reason and what to do" grep -q "writing failed (File too large).*--resume f1500.h5" err1500
-expect "nothing but the outputs' own files" test "$(ls | grep -v '^err' | grep -v '^f\(4\|1500\)\.\(h5\|csv\)\.tmp$' | wc -l)" -eq 0
+(trap '' XFSZ; ulimit -f 4; exec "$CLATTER_BIN" run "$scene" --quiet -o f4.h5 --checkpoint-every 500) 2> err4
+code=$?
+expect "limit 4 KiB: exit status 1 (got $code)" test "$code" -eq 1
+expect "limit 4 KiB: the reason is given" grep -q "File too large" err4
+expect "limit 4 KiB: nothing but the outputs' own files" test "$(ls | grep -v '^err' | wc -l)" -eq 0
+if unshare -rm true 2>/dev/null; then
+  mkdir disk small
+  unshare -rm bash -c '
+    mount -t tmpfs -o size=3m tmpfs small && cd small &&
+      { "$1" run "$2" --quiet -o s.h5 --checkpoint-every 500 2> ../small.err; echo $? > ../small.code; ls > ../small.ls; }
+    cd .. && mount -t tmpfs -o size=8m tmpfs disk && cd disk || exit 1
+    "$1" run "$2" --quiet -o f.h5 --checkpoint-every 500 2> ../mid.err; echo $? > ../mid.code
+    ls > ../mid.ls; "$1" info --json f.h5 > ../mid.json 2>&1
+    mount -o remount,size=64m . && "$1" run --resume f.h5 --quiet 2> ../resume.err; echo $? > ../resume.code
+    ls > ../resume.ls; "$1" info --json f.h5 > ../resume.json 2>&1' _ "$CLATTER_BIN" "$scene"
+  expect "3 MiB disk: exit status 1" test "$(cat small.code)" = 1
+  expect "3 MiB disk: the reason" grep -q "cannot keep 4 MiB of room.*No space left on device" small.err
+  expect "3 MiB disk: nothing left" test ! -s small.ls
+  expect "mid-run: exit status 1" test "$(cat mid.code)" = 1
+  expect "mid-run: the reason and what to do" grep -q "writing failed (No space left on device); f.h5 holds the run up to step [0-9]*: make room and continue with .clatter run --resume f.h5." mid.err
+  expect "mid-run: only the outputs, closed" test "$(tr '\n' ' ' < mid.ls)" = "f.csv f.h5 "
+  expect "mid-run: a readable file ending with an error" grep -q '"status":"error"' mid.json
+  steps=$(sed -n 's/.*"steps":\([0-9]*\).*/\1/p' mid.json)
+  expect "mid-run: it stopped part way ($steps steps)" test -n "$steps" -a "${steps:-0}" -gt 0 -a "${steps:-0}" -lt 10000
+  expect "mid-run: as many diagnostics rows as steps" grep -q "\"diagnostics_rows\":$((steps + 1))," mid.json
+  expect "resumed after room was made: exit status 0" test "$(cat resume.code)" = 0
+  expect "resumed: complete" grep -q '"status":"complete"' resume.json
+  expect "resumed: the reference's state hash" grep -q "\"state_hash\":$(hash_of ../ref.h5)" resume.json
+  expect "resumed: only the outputs" test "$(tr '\n' ' ' < resume.ls)" = "f.csv f.h5 "
+else
+  echo "note: no mount namespace here (unshare -rm): the mid-run full disk is not exercised"
+fi
 cd ..
 
 # Names from a file's contents stay in their folder: a run file whose scene_name attribute is
