@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "dynamics/world_internal.h"
 #include "math/vec.h"
 
@@ -350,9 +351,11 @@ double clt_colony_volume(const clt_colony_t *colony) {
 
 /* ---- checkpoints (colony.h) ----
  * Blob: header (magic "CLTCOLNY", version, planar, cell count, divisions, generator state, the
- * def's scalars) then per cell in cell order its body index, generation and length. */
+ * def's scalars) then per cell in cell order its body index, generation and length, then (version
+ * 2) a uint64 checksum: FNV-1a 64 of every byte before it. Version 1 (no checksum) is read too. */
 
-#define COLONY_STATE_VERSION 1u
+#define COLONY_STATE_VERSION 2u
+#define COLONY_STATE_VERSION_PLAIN 1u
 
 typedef struct colony_header_t {
   char magic[8];
@@ -390,7 +393,7 @@ static void make_colony_header(const clt_colony_t *c, colony_header_t *h) {
 
 size_t clt_colony_state_size(const clt_colony_t *colony) {
   if (!colony) return 0;
-  return sizeof(colony_header_t) + (size_t)colony->count * sizeof(colony_cell_blob_t);
+  return sizeof(colony_header_t) + (size_t)colony->count * sizeof(colony_cell_blob_t) + sizeof(uint64_t);
 }
 
 clt_status_t clt_colony_save_state(const clt_colony_t *colony, void *buffer, size_t size) {
@@ -408,6 +411,9 @@ clt_status_t clt_colony_save_state(const clt_colony_t *colony, void *buffer, siz
     colony_cell_blob_t cb = {colony->cells[i].body.index, colony->cells[i].generation, colony->cells[i].length};
     memcpy(p + (size_t)i * sizeof cb, &cb, sizeof cb);
   }
+  size_t body = needed - sizeof(uint64_t);
+  uint64_t checksum = clt_fnv1a64(CLT_FNV1A64_OFFSET, buffer, body);
+  memcpy((unsigned char *)buffer + body, &checksum, sizeof checksum);
   return CLT_OK;
 }
 
@@ -427,12 +433,20 @@ clt_status_t clt_colony_load_state(clt_colony_t *colony, const void *buffer, siz
   make_colony_header(colony, &mine);
   if (memcmp(h.magic, mine.magic, sizeof h.magic) != 0)
     return clt_world_fail(world, CLT_ERR_FORMAT, "colony: load_state: not a colony state (bad magic)");
-  if (h.version != mine.version)
-    return clt_world_fail(world, CLT_ERR_FORMAT, "colony: load_state: state format version %u, this build reads %u",
-                          h.version, mine.version);
-  if (h.count < 1 || h.divisions < 0 || (size_t)h.count > (size - sizeof h) / sizeof(colony_cell_blob_t) ||
-      size != sizeof h + (size_t)h.count * sizeof(colony_cell_blob_t))
+  if (h.version != mine.version && h.version != COLONY_STATE_VERSION_PLAIN)
+    return clt_world_fail(world, CLT_ERR_FORMAT, "colony: load_state: state format version %u, this build reads %u and %u",
+                          h.version, COLONY_STATE_VERSION_PLAIN, mine.version);
+  size_t trailer = h.version == COLONY_STATE_VERSION_PLAIN ? 0 : sizeof(uint64_t);
+  if (h.count < 1 || h.divisions < 0 || size < sizeof h + trailer ||
+      (size_t)h.count > (size - sizeof h - trailer) / sizeof(colony_cell_blob_t) ||
+      size != sizeof h + (size_t)h.count * sizeof(colony_cell_blob_t) + trailer)
     return clt_world_fail(world, CLT_ERR_FORMAT, "colony: load_state: %zu bytes do not hold %d cells", size, h.count);
+  if (trailer) {
+    uint64_t stored;
+    memcpy(&stored, (const unsigned char *)buffer + size - trailer, sizeof stored);
+    if (stored != clt_fnv1a64(CLT_FNV1A64_OFFSET, buffer, size - trailer))
+      return clt_world_fail(world, CLT_ERR_FORMAT, "colony: load_state: checksum mismatch (the blob is damaged)");
+  }
   if (h.planar != mine.planar || h.seed != mine.seed || !same_double(h.diameter, mine.diameter) ||
       !same_double(h.growth_time, mine.growth_time) || !same_double(h.division_length, mine.division_length) ||
       !same_double(h.max_reorientation, mine.max_reorientation) || !same_double(h.division_gap, mine.division_gap))

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "dynamics/world_internal.h"
 #include "steppers/rows.h"
 
@@ -28,9 +29,6 @@
 
 #define CLT_STATE_VERSION 3u       /* written: with the checksum */
 #define CLT_STATE_VERSION_PLAIN 2u /* read, and the form the state hash is taken over */
-
-#define FNV_OFFSET 14695981039346656037ull
-#define FNV_PRIME 1099511628211ull
 
 typedef struct state_header_t {
   char magic[8];
@@ -48,18 +46,10 @@ typedef struct sink_t {
   uint64_t hash;         /* FNV-1a 64 */
 } sink_t;
 
-static uint64_t fnv1a(uint64_t hash, const unsigned char *p, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    hash ^= p[i];
-    hash *= FNV_PRIME;
-  }
-  return hash;
-}
-
 static void sink_write(sink_t *s, const void *data, size_t n) {
   if (n == 0) return;
   if (s->buffer) memcpy(s->buffer + s->size, data, n);
-  s->hash = fnv1a(s->hash, data, n);
+  s->hash = clt_fnv1a64(s->hash, data, n);
   s->size += n;
 }
 
@@ -128,7 +118,7 @@ clt_status_t clt_world_save_state(const clt_world_t *world, void *buffer, size_t
   if (size < needed)
     return clt_world_fail((clt_world_t *)world, CLT_ERR_INVALID_ARGUMENT,
                           "save_state: buffer too small (%zu bytes, need %zu)", size, needed);
-  sink_t s = {buffer, 0, FNV_OFFSET};
+  sink_t s = {buffer, 0, CLT_FNV1A64_OFFSET};
   serialize(world, CLT_STATE_VERSION, &s);
   uint64_t checksum = s.hash;
   memcpy((unsigned char *)buffer + sizeof(state_header_t), &checksum, sizeof checksum);
@@ -157,7 +147,7 @@ clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t
     if (size < head)
       return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: %zu bytes, shorter than the %zu-byte header", size,
                             head);
-    uint64_t stored, computed = fnv1a(fnv1a(FNV_OFFSET, bytes, sizeof h), bytes + head, size - head);
+    uint64_t stored, computed = clt_fnv1a64(clt_fnv1a64(CLT_FNV1A64_OFFSET, bytes, sizeof h), bytes + head, size - head);
     memcpy(&stored, bytes + sizeof h, sizeof stored);
     if (stored != computed)
       return clt_world_fail(world, CLT_ERR_FORMAT,
@@ -200,6 +190,15 @@ clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t
     for (size_t k = 0; k < sizeof values / sizeof values[0]; k++)
       if (!isfinite(values[k]))
         return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: body %d has a non-finite state", i);
+    /* A run keeps 3D orientations unit quaternions; the API's magnitude limits (docs/api-limits.md)
+     * bound inputs, not states a run reached, so they are not applied here. */
+    clt_body_state_t st;
+    memcpy(&st, p + (size_t)i * sizeof st, sizeof st);
+    double norm = sqrt(st.orientation[0] * st.orientation[0] + st.orientation[1] * st.orientation[1] +
+                       st.orientation[2] * st.orientation[2] + st.orientation[3] * st.orientation[3]);
+    if (world->dimension == 3 && !(fabs(norm - 1.0) <= 1e-6))
+      return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: body %d has an orientation of length %g, not 1", i,
+                            norm);
   }
   const unsigned char *joint_memory = p + (size_t)world->body_count * sizeof(clt_body_state_t);
   const unsigned char *mem = joint_memory + 6 * (size_t)world->joint_count * sizeof(double) + sizeof(uint32_t);
@@ -259,7 +258,7 @@ clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t
 
 uint64_t clt_world_state_hash(const clt_world_t *world) {
   if (!world) return 0;
-  sink_t s = {NULL, 0, FNV_OFFSET};
+  sink_t s = {NULL, 0, CLT_FNV1A64_OFFSET};
   serialize(world, CLT_STATE_VERSION_PLAIN, &s);
   return s.hash;
 }

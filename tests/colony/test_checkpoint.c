@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "colony_test.h"
+#include "base/hash.h"
 #include "test_util.h"
 
 enum { CELLS = 16, MAX_STEPS = 2000 };
@@ -139,10 +140,21 @@ static void refusals(void) {
   CHECK(strstr(clt_world_error(c.world), "bad magic") != NULL);
   CHECK(clt_colony_load_state(c.colony, b.colony, b.colony_size - 1) == CLT_ERR_FORMAT);
   printf("truncated: %s\n", clt_world_error(c.world));
+  /* one bit of a cell flipped: the checksum (the last 8 bytes) catches it */
   memcpy(bad, b.colony, b.colony_size);
-  memcpy(bad + b.colony_size - sizeof(double), &(double){-1.0}, sizeof(double)); /* last cell's length */
+  bad[b.colony_size - sizeof(uint64_t) - 3] ^= 0x10;
+  CHECK(clt_colony_load_state(c.colony, bad, b.colony_size) == CLT_ERR_FORMAT);
+  printf("flipped bit: %s\n", clt_world_error(c.world));
+  CHECK(strstr(clt_world_error(c.world), "checksum mismatch") != NULL);
+  /* a negative length with the checksum made right again: the content checks */
+  size_t body = b.colony_size - sizeof(uint64_t);
+  memcpy(bad, b.colony, b.colony_size);
+  memcpy(bad + body - sizeof(double), &(double){-1.0}, sizeof(double)); /* last cell's length */
+  uint64_t sum = clt_fnv1a64(CLT_FNV1A64_OFFSET, bad, body);
+  memcpy(bad + body, &sum, sizeof sum);
   CHECK(clt_colony_load_state(c.colony, bad, b.colony_size) == CLT_ERR_FORMAT);
   printf("negative length: %s\n", clt_world_error(c.world));
+  CHECK(strstr(clt_world_error(c.world), "length -1") != NULL);
   CHECK(clt_world_body_count(c.world) == bodies && clt_colony_cell_count(c.colony) == 1);
   /* the world's blob alone does not fit a world without the cells */
   CHECK(clt_world_load_state(c.world, b.world, b.world_size) == CLT_ERR_FORMAT);
@@ -155,6 +167,16 @@ static void refusals(void) {
   CHECK(strstr(clt_world_error(other.world), "seed 7") != NULL);
   CHECK(clt_world_body_count(other.world) == bodies);
   finish(&other);
+
+  /* a version 1 blob (before the checksum: the same bytes without the last 8) still loads */
+  run_t v1 = start(true, 7);
+  unsigned char *plain = malloc(b.colony_size);
+  memcpy(plain, b.colony, b.colony_size);
+  memcpy(plain + 8, &(uint32_t){1}, sizeof(uint32_t)); /* the version, after the magic */
+  CHECK(clt_colony_load_state(v1.colony, plain, b.colony_size - sizeof(uint64_t)) == CLT_OK);
+  CHECK(clt_colony_cell_count(v1.colony) == clt_colony_cell_count(a.colony));
+  free(plain);
+  finish(&v1);
 
   finish(&a);
   free(b.colony), free(b.world);

@@ -9,7 +9,8 @@
  *  - a version-2 blob (the format before the checksum: the same bytes without it, version 2) still
  *    loads, and clt_world_state_hash is FNV-1a 64 of exactly those bytes (the hash did not change
  *    with the format: tests/stepper/test_state_hash.c pins it);
- *  - a blob of a different world is refused with a reason naming the counts. */
+ *  - a blob of a different world is refused with a reason naming the counts; one whose 3D
+ *    orientation is not a unit quaternion is refused too. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -192,6 +193,17 @@ static void run(int dim) {
   CHECK(clt_world_state_hash(w) == moved);
   /* a version-2 blob carries no checksum: sizes and values are still checked */
   CHECK(refused(w, v2, v2_size - 1, moved));
+  if (dim == 3) { /* the first body's orientation (doubles 4..7 of its state, after time and step) twice as long */
+    double qw;
+    size_t at = HEADER_SIZE + 16 + 4 * sizeof(double);
+    memcpy(&qw, v2 + at, sizeof qw);
+    double doubled = 2.0 * qw + (qw == 0.0 ? 1.0 : 0.0);
+    memcpy(v2 + at, &doubled, sizeof doubled);
+    CHECK(refused(w, v2, v2_size, moved));
+    printf("orientation: %s\n", clt_world_error(w));
+    CHECK(strstr(clt_world_error(w), "orientation of length") != NULL);
+    memcpy(v2 + at, &qw, sizeof qw);
+  }
   CHECK(clt_world_load_state(w, v2, v2_size) == CLT_OK);
   CHECK(clt_world_state_hash(w) == hash);
   for (int n = 0; n < 10; n++) CHECK(clt_world_step(w) == CLT_OK);
