@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Runs a command and prints the CPU seconds (user + system) that it and all its descendants used,
 sampling /proc every second: a fuzzer's harness processes are killed rather than waited for, so
-the rusage of `time` misses them. usage: fuzz/cpu_of.py OUT_FILE -- COMMAND ..."""
+the rusage of `time` misses them. With --limit, the command gets SIGINT (AFL++ stops and writes
+its statistics) once they reach LIMIT CPU seconds.
+usage: fuzz/cpu_of.py OUT_FILE [--limit SECONDS] -- COMMAND ..."""
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -40,10 +43,16 @@ def tree_cpu(root):
 
 def main():
     out, cmd = sys.argv[1], sys.argv[sys.argv.index('--') + 1:]
+    head = sys.argv[2:sys.argv.index('--')]
+    limit = float(head[head.index('--limit') + 1]) if '--limit' in head else None
     proc = subprocess.Popen(cmd)
     best = 0.0
+    stopped = False
     while proc.poll() is None:
         best = max(best, tree_cpu(proc.pid))
+        if limit is not None and best >= limit and not stopped:
+            proc.send_signal(signal.SIGINT)
+            stopped = True
         time.sleep(1)
     with open(out, 'w') as f:
         f.write('%.0f\n' % best)
