@@ -22,7 +22,22 @@ typedef enum lcp_cli_solver_t {
   CLI_COUNT
 } lcp_cli_solver_t;
 
-static const char *const solver_names[CLI_COUNT] = {"lemke", "bgs", "apgd", "bbpgd", "mprgp", "nsgs"};
+/* The LCP solvers the command offers (the library's names, clt_solver_kind_name), then nsgs. */
+static const clt_solver_kind_t lcp_kinds[CLI_NSGS] = {CLT_SOLVER_LEMKE, CLT_SOLVER_BGS, CLT_SOLVER_APGD,
+                                                      CLT_SOLVER_BBPGD, CLT_SOLVER_MPRGP};
+
+static const char *solver_name(int s) { return s == CLI_NSGS ? "nsgs" : clt_solver_kind_name(lcp_kinds[s]); }
+
+/* The solver a --solver value names ("pgs": bgs), or −1. */
+static int solver_from_name(const char *name) {
+  if (strcmp(name, "nsgs") == 0) return CLI_NSGS;
+  if (strcmp(name, "pgs") == 0) return CLI_BGS;
+  clt_solver_kind_t kind;
+  if (!clt_solver_kind_from_name(name, &kind)) return -1;
+  for (int s = 0; s < CLI_NSGS; s++)
+    if (lcp_kinds[s] == kind) return s;
+  return -1;
+}
 
 static void usage(FILE *out) {
   fprintf(
@@ -116,8 +131,6 @@ static const char *base_name(const char *path) {
 
 static void run_lcp(bool json, const char *file, const clt_problem_file_t *p, int chosen,
                     const clt_solver_options_t *o) {
-  static const clt_solver_kind_t kinds[CLI_NSGS] = {CLT_SOLVER_LEMKE, CLT_SOLVER_BGS, CLT_SOLVER_APGD,
-                                                    CLT_SOLVER_BBPGD, CLT_SOLVER_MPRGP};
   int n = p->lcp_n;
   clt_lcp_t lcp = {.n = n, .M = &p->lcp_M, .q = p->lcp_q};
   double *z = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
@@ -131,14 +144,14 @@ static void run_lcp(bool json, const char *file, const clt_problem_file_t *p, in
     }
     clt_solve_result_t r;
     double t0 = now_seconds();
-    clt_status_t st = z ? clt_lcp_solve(kinds[s], &lcp, o, z, NULL, &r) : CLT_ERR_OUT_OF_MEMORY;
+    clt_status_t st = z ? clt_lcp_solve(lcp_kinds[s], &lcp, o, z, NULL, &r) : CLT_ERR_OUT_OF_MEMORY;
     double t1 = now_seconds();
     if (st != CLT_OK) {
-      report(json, file, n, solver_names[s], "error", 0, NAN, t1 - t0,
+      report(json, file, n, solver_name(s), "error", 0, NAN, t1 - t0,
              z ? r.message : "out of memory");
       continue;
     }
-    report(json, file, n, solver_names[s], status_word(r.status), r.iterations, r.residual, t1 - t0,
+    report(json, file, n, solver_name(s), status_word(r.status), r.iterations, r.residual, t1 - t0,
            r.message);
   }
   free(z);
@@ -151,7 +164,7 @@ static void run_fc(bool json, const char *file, const clt_problem_file_t *p, int
   int contacts = global ? p->global.contacts : p->local.contacts;
   int m = dim * contacts;
   if (chosen >= 0 && chosen != CLI_NSGS) {
-    report(json, file, m, solver_names[chosen], "error", 0, NAN, 0.0,
+    report(json, file, m, solver_name(chosen), "error", 0, NAN, 0.0,
            "this solver applies to LCPs; frictional contact is solved by nsgs");
     return;
   }
@@ -198,10 +211,7 @@ int clt_cmd_lcp(int argc, char **argv) {
       }
       const char *v = argv[++i];
       if (strcmp(a, "--solver") == 0) {
-        chosen = -1;
-        for (int s = 0; s < CLI_COUNT; s++)
-          if (strcmp(v, solver_names[s]) == 0) chosen = s;
-        if (strcmp(v, "pgs") == 0) chosen = CLI_BGS;
+        chosen = solver_from_name(v);
         if (chosen < 0) {
           fprintf(stderr, "clatter lcp: unknown solver '%s' (lemke, bgs, pgs, apgd, bbpgd, mprgp, nsgs)\n",
                   v);
@@ -258,7 +268,7 @@ int clt_cmd_lcp(int argc, char **argv) {
     clt_status_t st = clt_problem_file_load(path, &prob, message, sizeof message);
     if (st != CLT_OK) {
       fprintf(stderr, "clatter lcp: %s\n", message);
-      report(json, base_name(path), 0, chosen >= 0 ? solver_names[chosen] : "-", "error", 0, NAN,
+      report(json, base_name(path), 0, chosen >= 0 ? solver_name(chosen) : "-", "error", 0, NAN,
              0.0, message);
       failed = 1;
       continue;

@@ -30,36 +30,6 @@ typedef struct clatter_engine_t {
   double worst_residual;  /* largest residual of those */
 } clatter_engine_t;
 
-static int scheme_from_name(const char *name, clt_scheme_t *out) {
-  static const struct {
-    const char *name;
-    clt_scheme_t scheme;
-  } table[] = {{"none", CLT_SCHEME_NONE},
-               {"anitescu-hart", CLT_SCHEME_ANITESCU_HART},
-               {"baumgarte", CLT_SCHEME_BAUMGARTE},
-               {"post", CLT_SCHEME_POST},
-               {"relaxed", CLT_SCHEME_RELAXED}};
-  for (size_t k = 0; k < sizeof table / sizeof table[0]; ++k)
-    if (strcmp(name, table[k].name) == 0) {
-      *out = table[k].scheme;
-      return 0;
-    }
-  return -1;
-}
-
-static int solver_from_name(const char *name, clt_solver_kind_t *out) {
-  static const struct {
-    const char *name;
-    clt_solver_kind_t solver;
-  } table[] = {{"lemke", CLT_SOLVER_LEMKE}, {"bgs", CLT_SOLVER_BGS}, {"apgd", CLT_SOLVER_APGD}, {"bbpgd", CLT_SOLVER_BBPGD}};
-  for (size_t k = 0; k < sizeof table / sizeof table[0]; ++k)
-    if (strcmp(name, table[k].name) == 0) {
-      *out = table[k].solver;
-      return 0;
-    }
-  return -1;
-}
-
 /* Which method the clatter rows use on the scenes that take clatter's default method. */
 typedef enum clatter_variant_t {
   CLATTER_PLAIN, /* clatter */
@@ -84,13 +54,14 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
   bool fast = variant == CLATTER_FAST;
   *m = clt_default_method();
   if (scene->kind == PEERS_STACK || scene->kind == PEERS_CHAIN || scene->kind == PEERS_TOWER) {
-    const char *cone = variant == CLATTER_LEMKE ? "polyhedral" : options->clatter_cone;
-    if (cone && strcmp(cone, "polyhedral") == 0) {
-      m->friction_cone = CLT_CONE_POLYHEDRAL;
-      m->solver = CLT_SOLVER_LEMKE;
-    } else if (cone && strcmp(cone, "circular") == 0) {
-      m->friction_cone = CLT_CONE_CIRCULAR;
+    clt_friction_cone_t cone = CLT_CONE_AUTO;
+    if (variant == CLATTER_LEMKE) cone = CLT_CONE_POLYHEDRAL;
+    else if (options->clatter_cone && !clt_friction_cone_from_name(options->clatter_cone, &cone)) {
+      snprintf(why, why_size, "unknown clatter friction cone %s", options->clatter_cone);
+      return -1;
     }
+    m->friction_cone = cone;
+    if (cone == CLT_CONE_POLYHEDRAL) m->solver = CLT_SOLVER_LEMKE;
     return 0;
   }
   if (scene->kind == PEERS_PILE) {
@@ -101,11 +72,11 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
     m->max_iterations = fast ? 20 : 200; /* clatter-fast: ODE's quickstep budget of 20 sweeps */
     m->relaxation = 1.5;
   }
-  if (options->clatter_scheme && scheme_from_name(options->clatter_scheme, &m->scheme) != 0) {
+  if (options->clatter_scheme && !clt_scheme_from_name(options->clatter_scheme, &m->scheme)) {
     snprintf(why, why_size, "unknown clatter scheme %s", options->clatter_scheme);
     return -1;
   }
-  if (options->clatter_solver && solver_from_name(options->clatter_solver, &m->solver) != 0) {
+  if (options->clatter_solver && !clt_solver_kind_from_name(options->clatter_solver, &m->solver)) {
     snprintf(why, why_size, "unknown clatter solver %s", options->clatter_solver);
     return -1;
   }

@@ -43,7 +43,10 @@ void clt_output_csv_path(const char *h5_path, char *buf, size_t size);
 /* Starts a run's output at path (final name; writes path + ".tmp" until closed): root attributes,
  * the scene JSON, the static body and shape tables, the step-0 trajectory frame and diagnostics
  * row of the world's current (initial) state. Which parts are written follows
- * clt_scene_output(scene). */
+ * clt_scene_output(scene). While the run writes, path + ".tmp.reserve" keeps 4 MiB of the disk,
+ * given back when a write finds the disk full so that the file can still be closed at its last
+ * complete step (CLT_ERR_IO from the record or close call, the file valid and resumable:
+ * docs/output-format.md "A full disk"); a disk without that room fails here with CLT_ERR_IO. */
 clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, const clt_world_t *world,
                                clt_output_t **out, char *message, size_t message_size);
 

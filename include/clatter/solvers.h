@@ -131,7 +131,7 @@ clt_status_t clt_lcp_polish(const clt_lcp_t *problem, const clt_solver_options_t
 /* Scaled residual of z as defined above. NaN for a NULL or invalid problem or a NULL z. */
 double clt_lcp_residual(const clt_lcp_t *problem, const double *z);
 
-const char *clt_solver_kind_name(clt_solver_kind_t kind); /* "lemke", "bgs", "apgd", "bbpgd", "newton", "mprgp" */
+/* clt_solver_kind_name and clt_solver_kind_from_name: world.h */
 
 /* ---------------------------------------------------------------------------------------------
  * Convex QP with second-order cones (SPEC.md §2.3, the exact-cone option of the relaxed scheme):

@@ -28,7 +28,8 @@ typedef enum clt_status_t {
 } clt_status_t;
 
 /* Short stable name of a status ("ok", "invalid_argument", ...). */
-const char *clt_status_name(clt_status_t status);
+const char *clt_status_name(clt_status_t status); /* "ok", "invalid_argument", ...; "unknown" otherwise */
+bool clt_status_from_name(const char *name, clt_status_t *out); /* false for an unknown name */
 
 /* Handles are small ids passed by value. generation detects stale handles. index = UINT32_MAX
  * with generation 0 is the null handle (the world / ground, for joints and force elements). */

@@ -98,6 +98,11 @@ typedef enum clt_solver_kind_t {
   CLT_SOLVER_MPRGP   /* symmetric PSD LCPs: CG on faces with proportioning and expansion (solvers/mprgp.c) */
 } clt_solver_kind_t;
 
+/* "lemke", "bgs", "apgd", "bbpgd", "newton", "mprgp" ("unknown" for another value), as
+ * method.solver spells them, and the inverse (false for an unknown name). */
+const char *clt_solver_kind_name(clt_solver_kind_t kind);
+bool clt_solver_kind_from_name(const char *name, clt_solver_kind_t *out);
+
 typedef enum clt_gyroscopic_t {
   CLT_GYRO_EXPLICIT,      /* −ω×Jω in k̂ (default) */
   CLT_GYRO_SEMI_IMPLICIT, /* h K_c added to M̂, K_c = −[Jω]ₓ (004 §2.3.5) */
@@ -117,6 +122,20 @@ typedef enum clt_friction_cone_t {
   CLT_CONE_AUTO            /* default: circular where scheme anitescu-hart's cone solve applies
                             * (clt_method_effective_cone), else polyhedral */
 } clt_friction_cone_t;
+
+/* The method's enums by the names the scene format gives them (docs/scene-format.md "method"):
+ * clt_X_name returns NULL for a value out of range; clt_X_from_name returns false (and leaves
+ * *out) for a name that is not one of them. Names: schemes "none", "anitescu-hart", "baumgarte",
+ * "post", "relaxed"; gyroscopic "explicit", "semi-implicit", "off"; on_unconverged "record",
+ * "warn", "abort"; friction cones "polyhedral", "circular", "auto" (solver kinds: solvers.h). */
+const char *clt_scheme_name(clt_scheme_t scheme);
+bool clt_scheme_from_name(const char *name, clt_scheme_t *out);
+const char *clt_gyroscopic_name(clt_gyroscopic_t gyroscopic);
+bool clt_gyroscopic_from_name(const char *name, clt_gyroscopic_t *out);
+const char *clt_on_unconverged_name(clt_on_unconverged_t on_unconverged);
+bool clt_on_unconverged_from_name(const char *name, clt_on_unconverged_t *out);
+const char *clt_friction_cone_name(clt_friction_cone_t cone);
+bool clt_friction_cone_from_name(const char *name, clt_friction_cone_t *out);
 
 /* The cone a world's steps use: method.friction_cone, or for CLT_CONE_AUTO the circular cone
  * (Coulomb's law solved by APGD, docs/stepping.md "Default method") with scheme anitescu-hart and
@@ -196,6 +215,9 @@ typedef enum clt_law_t {
   CLT_LAW_INERTIAL = 0, /* v⁺ = v + M⁻¹(h f + D c), q⁺ = q ⊕ h v⁺ (default) */
   CLT_LAW_OVERDAMPED    /* U = 𝓜 (F + D λ), q⁺ = q ⊕ h U: local drag mobility per body */
 } clt_law_t;
+
+const char *clt_law_name(clt_law_t law); /* "inertial", "overdamped"; NULL out of range */
+bool clt_law_from_name(const char *name, clt_law_t *out);
 
 typedef struct clt_world_def_t {
   int dimension;       /* 2 or 3 */
@@ -300,6 +322,9 @@ clt_shape_type_t clt_shape_type_from_name(const char *name);
  * Bodies */
 
 typedef enum clt_body_type_t { CLT_BODY_DYNAMIC, CLT_BODY_STATIC, CLT_BODY_KINEMATIC } clt_body_type_t;
+
+const char *clt_body_type_name(clt_body_type_t type); /* "dynamic", "static", "kinematic"; NULL out of range */
+bool clt_body_type_from_name(const char *name, clt_body_type_t *out);
 
 /* Prescribed motion of a kinematic body, about its initial pose:
  *   x(t) = x0 + velocity·t + amplitude·sin(2π frequency·t + phase)
@@ -435,6 +460,9 @@ typedef enum clt_force_type_t {
 
 typedef enum clt_force_treatment_t { CLT_TREAT_EXPLICIT, CLT_TREAT_IMPLICIT } clt_force_treatment_t;
 
+const char *clt_force_treatment_name(clt_force_treatment_t treatment); /* "explicit", "implicit"; NULL out of range */
+bool clt_force_treatment_from_name(const char *name, clt_force_treatment_t *out);
+
 typedef struct clt_force_def_t {
   clt_force_type_t type;
   clt_body_id_t body_a;
@@ -485,7 +513,10 @@ typedef enum clt_solver_status_t {
                                complementary basis, a stalled gradient method) with a residual above it */
 } clt_solver_status_t;
 
-const char *clt_solver_status_name(clt_solver_status_t status); /* "none","solved","ray",... */
+/* "none", "solved", "ray", "max_iterations", "error", "not_converged" ("unknown" for another
+ * value) and the inverse (false for an unknown name). */
+const char *clt_solver_status_name(clt_solver_status_t status);
+bool clt_solver_status_from_name(const char *name, clt_solver_status_t *out);
 
 typedef struct clt_diagnostics_t {
   int64_t step;          /* index of the step just taken (1 after the first step) */

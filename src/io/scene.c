@@ -18,6 +18,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "base/names.h"
 #include "json_text.h"
 
 #define PATH_SIZE 512
@@ -798,13 +799,6 @@ static bool substitute(ctx_t *ctx, cJSON *item, const char *path, const param_in
 /* ---------------------------------------------------------------------------------------------
  * Scene sections */
 
-static const char *const scheme_names[] = {"none", "anitescu-hart", "baumgarte", "post", "relaxed", NULL};
-static const char *const solver_names[] = {"lemke", "bgs", "apgd", "bbpgd", "newton", "mprgp", NULL};
-static const char *const gyro_names[] = {"explicit", "semi-implicit", "off", NULL};
-static const char *const unconverged_names[] = {"record", "warn", "abort", NULL};
-static const char *const cone_names[] = {"polyhedral", "circular", "auto", NULL};
-static const char *const body_type_names[] = {"dynamic", "static", "kinematic", NULL};
-static const char *const treatment_names[] = {"explicit", "implicit", NULL};
 
 /* method.contact_model (SPEC.md §6): "default" | "relcp" | "snsd" | "multisphere:N", N odd in
  * 1…CONTACT_MULTISPHERE_MAX (the sphere count is part of the value so a sweep is one --set). */
@@ -863,7 +857,7 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   int e;
   int64_t n;
   e = (int)method->scheme;
-  if (!read_enum(ctx, m, p, "scheme", scheme_names, &e, false)) return false;
+  if (!read_enum(ctx, m, p, "scheme", clt_scheme_names, &e, false)) return false;
   method->scheme = (clt_scheme_t)e;
   if (!read_number(ctx, m, p, "gamma", &method->gamma, RANGE_GAMMA, false)) return false;
   if (!read_number(ctx, m, p, "alpha", &method->alpha, RANGE_NONNEGATIVE, false)) return false;
@@ -872,7 +866,7 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   method->post_repeats = (int)n;
   if (!read_number(ctx, m, p, "post_tolerance", &method->post_tolerance, RANGE_POSITIVE, false)) return false;
   e = (int)method->solver;
-  if (!read_enum(ctx, m, p, "solver", solver_names, &e, false)) return false;
+  if (!read_enum(ctx, m, p, "solver", clt_solver_kind_names, &e, false)) return false;
   method->solver = (clt_solver_kind_t)e;
   if (!read_number(ctx, m, p, "tolerance", &method->tolerance, RANGE_POSITIVE, false)) return false;
   n = method->max_iterations;
@@ -907,13 +901,13 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
   }
   method->friction_directions = (int)n;
   e = (int)method->gyroscopic;
-  if (!read_enum(ctx, m, p, "gyroscopic", gyro_names, &e, false)) return false;
+  if (!read_enum(ctx, m, p, "gyroscopic", clt_gyroscopic_names, &e, false)) return false;
   method->gyroscopic = (clt_gyroscopic_t)e;
   e = (int)method->on_unconverged;
-  if (!read_enum(ctx, m, p, "on_unconverged", unconverged_names, &e, false)) return false;
+  if (!read_enum(ctx, m, p, "on_unconverged", clt_on_unconverged_names, &e, false)) return false;
   method->on_unconverged = (clt_on_unconverged_t)e;
   e = (int)method->friction_cone;
-  if (!read_enum(ctx, m, p, "friction_cone", cone_names, &e, false)) return false;
+  if (!read_enum(ctx, m, p, "friction_cone", clt_friction_cone_names, &e, false)) return false;
   method->friction_cone = (clt_friction_cone_t)e;
   if (method->scheme == CLT_SCHEME_RELAXED && method->solver == CLT_SOLVER_MPRGP &&
       method->friction_cone == CLT_CONE_CIRCULAR)
@@ -942,11 +936,10 @@ static bool read_method(ctx_t *ctx, const cJSON *m, clt_method_t *method) {
 /* Law of motion (SPEC.md §6.1): top-level "law", "viscosity", "planar". viscosity is read under
  * either law (a --set law=inertial must not invalidate an overdamped scene); only the overdamped
  * law uses it. */
-static const char *const law_names[] = {"inertial", "overdamped", NULL};
 
 static bool read_world_law(ctx_t *ctx, const cJSON *root, clt_world_def_t *wd) {
   int e = (int)wd->law;
-  if (!read_enum(ctx, root, "", "law", law_names, &e, false)) return false;
+  if (!read_enum(ctx, root, "", "law", clt_law_names, &e, false)) return false;
   wd->law = (clt_law_t)e;
   if (!read_number(ctx, root, "", "viscosity", &wd->viscosity, RANGE_POSITIVE, false)) return false;
   if (get(root, "planar") && ctx->dimension == 2) {
@@ -1092,16 +1085,15 @@ static bool check_unused_fields(ctx_t *ctx, const cJSON *root) {
   }
   /* The default contact model: the row schemes (SPEC.md §1) or the cone solve (scheme relaxed,
    * and anitescu-hart on the circular cone: docs/stepping.md "The relaxed scheme"). */
-  static const char *const scheme_label[] = {"none", "anitescu-hart", "baumgarte", "post", "relaxed"};
   bool circular_ah = m->scheme == CLT_SCHEME_ANITESCU_HART && m->friction_cone == CLT_CONE_CIRCULAR;
   bool cone = m->scheme == CLT_SCHEME_RELAXED || circular_ah;
   /* the cone block Gauss–Seidel (relaxed_bgs.c) solves for lemke, bgs and newton */
   bool cone_gs = cone && m->solver != CLT_SOLVER_APGD && m->solver != CLT_SOLVER_BBPGD && m->solver != CLT_SOLVER_MPRGP;
-  snprintf(by, sizeof by, "scheme %s%s", scheme_label[m->scheme], circular_ah ? " on the circular cone" : "");
+  snprintf(by, sizeof by, "scheme %s%s", clt_scheme_names[m->scheme], circular_ah ? " on the circular cone" : "");
   bool biased = m->scheme == CLT_SCHEME_ANITESCU_HART || m->scheme == CLT_SCHEME_RELAXED;
   bool spring_projection = !cone && m->spring_projection > 0;
   char solver_by[160];
-  snprintf(solver_by, sizeof solver_by, "solver %s with %s", solver_names[m->solver], by);
+  snprintf(solver_by, sizeof solver_by, "solver %s with %s", clt_solver_kind_names[m->solver], by);
   const char *relcp_by = "method.contact_model default";
   const char *relcp_why = "a tolerance of the ReLCP contact models, SPEC.md §6.2";
   const char *cone_stop = "a stop test of the cone block Gauss-Seidel: scheme relaxed, or anitescu-hart on the "
@@ -1329,7 +1321,7 @@ static bool read_drag(ctx_t *ctx, const cJSON *b, const char *p, clt_body_def_t 
   join_key(pk, p, lin ? "drag_linear" : "drag_angular");
   if (def->type != CLT_BODY_DYNAMIC) {
     return fail(ctx, pk, "not allowed for a %s body (only dynamic bodies move by drag)",
-                body_type_names[def->type]);
+                clt_body_type_names[def->type]);
   }
   if (!lin || !ang) {
     join_key(pk, p, lin ? "drag_angular" : "drag_linear");
@@ -1497,7 +1489,7 @@ static bool read_body(ctx_t *ctx, const cJSON *b, int index, int slot, const gri
     if (!body->name) return fail(ctx, p, "out of memory");
   }
   int type = CLT_BODY_DYNAMIC;
-  if (!read_enum(ctx, b, p, "type", body_type_names, &type, false)) return false;
+  if (!read_enum(ctx, b, p, "type", clt_body_type_names, &type, false)) return false;
   def.type = (clt_body_type_t)type;
   if (!read_dvec(ctx, b, p, "position", def.position, RANGE_ANY, false)) return false;
   if (!read_angle(ctx, b, p, &def.angle)) return false;
@@ -1507,7 +1499,7 @@ static bool read_body(ctx_t *ctx, const cJSON *b, int index, int slot, const gri
 
   char pk[PATH_SIZE];
   if (def.type != CLT_BODY_DYNAMIC) {
-    const char *kind = body_type_names[def.type];
+    const char *kind = clt_body_type_names[def.type];
     static const char *const dynamic_only[] = {"mass", "inertia", NULL};
     for (int i = 0; dynamic_only[i]; i++) {
       if (get(b, dynamic_only[i])) {
@@ -1679,10 +1671,13 @@ static bool read_body_ref(ctx_t *ctx, const cJSON *obj, const char *parent, cons
   return fail(ctx, p, "unknown body \"%s\"", name);
 }
 
-static const char *const joint_type_names[] = {"revolute", "spherical", "prismatic",
-                                               "fixed",    "distance",  NULL};
-static const clt_joint_type_t joint_types[] = {CLT_JOINT_REVOLUTE, CLT_JOINT_SPHERICAL, CLT_JOINT_PRISMATIC,
-                                               CLT_JOINT_FIXED, CLT_JOINT_DISTANCE};
+/* The names of joint_type_name(type) for type < count, NULL-terminated (read_enum's list). */
+static void type_names(const char *(*name)(int), int count, const char **out) {
+  for (int t = 0; t < count; t++) out[t] = name(t);
+  out[count] = NULL;
+}
+static const char *joint_type_name(int t) { return clt_joint_type_name((clt_joint_type_t)t); }
+static const char *force_type_name(int t) { return clt_force_type_name((clt_force_type_t)t); }
 
 static bool read_joint(ctx_t *ctx, const cJSON *j, int index) {
   clt_scene_t *scene = ctx->scene;
@@ -1691,8 +1686,10 @@ static bool read_joint(ctx_t *ctx, const cJSON *j, int index) {
   join_index(p, "joints", index);
   if (!expect_object(ctx, j, p)) return false;
   int type = 0;
+  const char *joint_type_names[CLT_JOINT_TYPE_COUNT + 1];
+  type_names(joint_type_name, CLT_JOINT_TYPE_COUNT, joint_type_names);
   if (!read_enum(ctx, j, p, "type", joint_type_names, &type, true)) return false;
-  clt_joint_type_t jt = joint_types[type];
+  clt_joint_type_t jt = (clt_joint_type_t)type;
   const char *keys[12];
   int k = 0;
   keys[k++] = "type";
@@ -1752,7 +1749,8 @@ static bool read_force(ctx_t *ctx, const cJSON *f, int index) {
   char p[PATH_SIZE], pk[PATH_SIZE];
   join_index(p, "forces", index);
   if (!expect_object(ctx, f, p)) return false;
-  static const char *const force_type_names[] = {"applied", "spring-damper", "rotational-spring-damper", NULL};
+  const char *force_type_names[CLT_FORCE_TYPE_COUNT + 1];
+  type_names(force_type_name, CLT_FORCE_TYPE_COUNT, force_type_names);
   int type = 0;
   if (!read_enum(ctx, f, p, "type", force_type_names, &type, true)) return false;
   static const char *const applied_keys[] = {
@@ -1804,7 +1802,7 @@ static bool read_force(ctx_t *ctx, const cJSON *f, int index) {
     if (!read_number(ctx, f, p, "damping", &def.damping, RANGE_NONNEGATIVE, false)) return false;
     if (!read_number(ctx, f, p, "rest_angle", &def.rest_angle, RANGE_ANY, false)) return false;
     int treatment = (int)def.treatment;
-    if (!read_enum(ctx, f, p, "treatment", treatment_names, &treatment, false)) return false;
+    if (!read_enum(ctx, f, p, "treatment", clt_force_treatment_names, &treatment, false)) return false;
     def.treatment = (clt_force_treatment_t)treatment;
     if (!(def.stiffness > 0) && !(def.damping > 0)) {
       return fail(ctx, p, "a rotational spring-damper needs stiffness > 0 or damping > 0");
@@ -1826,7 +1824,7 @@ static bool read_force(ctx_t *ctx, const cJSON *f, int index) {
     if (!read_number(ctx, f, p, "damping", &def.damping, RANGE_NONNEGATIVE, false)) return false;
     if (!read_number(ctx, f, p, "rest_length", &def.rest_length, RANGE_NONNEGATIVE, false)) return false;
     int treatment = (int)def.treatment;
-    if (!read_enum(ctx, f, p, "treatment", treatment_names, &treatment, false)) return false;
+    if (!read_enum(ctx, f, p, "treatment", clt_force_treatment_names, &treatment, false)) return false;
     def.treatment = (clt_force_treatment_t)treatment;
     if (!read_bool(ctx, f, p, "rigid", &force->rigid)) return false;
     if (!(def.stiffness > 0) && !(def.damping > 0) && !force->rigid) {

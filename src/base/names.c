@@ -1,0 +1,86 @@
+/* Names of the public enums (base/names.h): statuses, the method's choices, body types. */
+#include "base/names.h"
+
+#include <string.h>
+
+#include "clatter/solvers.h"
+
+const char *const clt_scheme_names[] = {"none", "anitescu-hart", "baumgarte", "post", "relaxed", NULL};
+const char *const clt_solver_kind_names[] = {"lemke", "bgs", "apgd", "bbpgd", "newton", "mprgp", NULL};
+const char *const clt_gyroscopic_names[] = {"explicit", "semi-implicit", "off", NULL};
+const char *const clt_on_unconverged_names[] = {"record", "warn", "abort", NULL};
+const char *const clt_friction_cone_names[] = {"polyhedral", "circular", "auto", NULL};
+const char *const clt_law_names[] = {"inertial", "overdamped", NULL};
+const char *const clt_body_type_names[] = {"dynamic", "static", "kinematic", NULL};
+const char *const clt_force_treatment_names[] = {"explicit", "implicit", NULL};
+static const char *const status_names[] = {"ok",      "invalid_argument", "out_of_memory", "stale_handle",
+                                           "unsupported", "numerical",    "solver",        "io",
+                                           "format",  "diverged",         NULL};
+static const char *const solver_status_names[] = {"none",  "solved", "ray", "max_iterations",
+                                                  "error", "not_converged", NULL};
+
+int clt_name_index(const char *const *names, const char *name) {
+  if (!name) return -1;
+  for (int i = 0; names[i]; i++)
+    if (strcmp(names[i], name) == 0) return i;
+  return -1;
+}
+
+/* names[value] when value is one of the table's, else NULL */
+static const char *name_of(const char *const *names, int value) {
+  for (int i = 0; names[i]; i++)
+    if (i == value) return names[i];
+  return NULL;
+}
+
+#define ENUM_NAMES(type, prefix, table)                                               \
+  const char *prefix##_name(type value) { return name_of(table, (int)value); }        \
+  bool prefix##_from_name(const char *name, type *out) {                             \
+    int i = clt_name_index(table, name);                                              \
+    if (i < 0 || !out) return false;                                                  \
+    *out = (type)i;                                                                   \
+    return true;                                                                      \
+  }
+
+ENUM_NAMES(clt_scheme_t, clt_scheme, clt_scheme_names)
+ENUM_NAMES(clt_gyroscopic_t, clt_gyroscopic, clt_gyroscopic_names)
+ENUM_NAMES(clt_on_unconverged_t, clt_on_unconverged, clt_on_unconverged_names)
+ENUM_NAMES(clt_friction_cone_t, clt_friction_cone, clt_friction_cone_names)
+ENUM_NAMES(clt_law_t, clt_law, clt_law_names)
+ENUM_NAMES(clt_body_type_t, clt_body_type, clt_body_type_names)
+ENUM_NAMES(clt_force_treatment_t, clt_force_treatment, clt_force_treatment_names)
+
+/* The statuses and the solver kind keep a name for any value ("unknown"): they are printed from
+ * values that may come from a file. */
+const char *clt_status_name(clt_status_t status) {
+  const char *s = name_of(status_names, (int)status);
+  return s ? s : "unknown";
+}
+bool clt_status_from_name(const char *name, clt_status_t *out) {
+  int i = clt_name_index(status_names, name);
+  if (i < 0 || !out) return false;
+  *out = (clt_status_t)i;
+  return true;
+}
+
+const char *clt_solver_status_name(clt_solver_status_t status) {
+  const char *s = name_of(solver_status_names, (int)status);
+  return s ? s : "unknown";
+}
+bool clt_solver_status_from_name(const char *name, clt_solver_status_t *out) {
+  int i = clt_name_index(solver_status_names, name);
+  if (i < 0 || !out) return false;
+  *out = (clt_solver_status_t)i;
+  return true;
+}
+
+const char *clt_solver_kind_name(clt_solver_kind_t kind) {
+  const char *s = name_of(clt_solver_kind_names, (int)kind);
+  return s ? s : "unknown";
+}
+bool clt_solver_kind_from_name(const char *name, clt_solver_kind_t *out) {
+  int i = clt_name_index(clt_solver_kind_names, name);
+  if (i < 0 || !out) return false;
+  *out = (clt_solver_kind_t)i;
+  return true;
+}
