@@ -33,14 +33,17 @@ static const char *name_of(const char *const *names, int value) {
   return NULL;
 }
 
-#define ENUM_NAMES(type, prefix, table)                                               \
-  const char *prefix##_name(type value) { return name_of(table, (int)value); }        \
+#define FROM_NAME(type, prefix, table)                                                \
   bool prefix##_from_name(const char *name, type *out) {                             \
     int i = clt_name_index(table, name);                                              \
     if (i < 0 || !out) return false;                                                  \
     *out = (type)i;                                                                   \
     return true;                                                                      \
   }
+
+#define ENUM_NAMES(type, prefix, table)                                               \
+  const char *prefix##_name(type value) { return name_of(table, (int)value); }        \
+  FROM_NAME(type, prefix, table)
 
 ENUM_NAMES(clt_scheme_t, clt_scheme, clt_scheme_names)
 ENUM_NAMES(clt_gyroscopic_t, clt_gyroscopic, clt_gyroscopic_names)
@@ -52,35 +55,13 @@ ENUM_NAMES(clt_force_treatment_t, clt_force_treatment, clt_force_treatment_names
 
 /* The statuses and the solver kind keep a name for any value ("unknown"): they are printed from
  * values that may come from a file. */
-const char *clt_status_name(clt_status_t status) {
-  const char *s = name_of(status_names, (int)status);
-  return s ? s : "unknown";
-}
-bool clt_status_from_name(const char *name, clt_status_t *out) {
-  int i = clt_name_index(status_names, name);
-  if (i < 0 || !out) return false;
-  *out = (clt_status_t)i;
-  return true;
-}
+#define ENUM_NAMES_OR_UNKNOWN(type, prefix, table)                                    \
+  const char *prefix##_name(type value) {                                             \
+    const char *s = name_of(table, (int)value);                                       \
+    return s ? s : "unknown";                                                         \
+  }                                                                                   \
+  FROM_NAME(type, prefix, table)
 
-const char *clt_solver_status_name(clt_solver_status_t status) {
-  const char *s = name_of(solver_status_names, (int)status);
-  return s ? s : "unknown";
-}
-bool clt_solver_status_from_name(const char *name, clt_solver_status_t *out) {
-  int i = clt_name_index(solver_status_names, name);
-  if (i < 0 || !out) return false;
-  *out = (clt_solver_status_t)i;
-  return true;
-}
-
-const char *clt_solver_kind_name(clt_solver_kind_t kind) {
-  const char *s = name_of(clt_solver_kind_names, (int)kind);
-  return s ? s : "unknown";
-}
-bool clt_solver_kind_from_name(const char *name, clt_solver_kind_t *out) {
-  int i = clt_name_index(clt_solver_kind_names, name);
-  if (i < 0 || !out) return false;
-  *out = (clt_solver_kind_t)i;
-  return true;
-}
+ENUM_NAMES_OR_UNKNOWN(clt_status_t, clt_status, status_names)
+ENUM_NAMES_OR_UNKNOWN(clt_solver_status_t, clt_solver_status, solver_status_names)
+ENUM_NAMES_OR_UNKNOWN(clt_solver_kind_t, clt_solver_kind, clt_solver_kind_names)
