@@ -40,6 +40,18 @@ static const clt_material_rec_t *shape_material(const clt_world_t *world, const 
   return &world->default_material;
 }
 
+/* A contact's μ and e_N: the geometric means of its two shapes' materials (docs/stepping.md
+ * "Contacts", docs/scene-format.md "materials"). */
+typedef struct pair_material_t {
+  double friction, restitution;
+} pair_material_t;
+
+static pair_material_t pair_material(const clt_world_t *world, int shape_a, int shape_b) {
+  const clt_material_rec_t *ma = shape_material(world, clt_world_shape(world, shape_a));
+  const clt_material_rec_t *mb = shape_material(world, clt_world_shape(world, shape_b));
+  return (pair_material_t){sqrt(ma->friction * mb->friction), sqrt(ma->restitution * mb->restitution)};
+}
+
 static void body_pose(const clt_world_t *world, int body, clt_collide_pose_t *pose) {
   const clt_body_state_t *s = &world->states[body];
   memcpy(pose->position, s->position, sizeof pose->position);
@@ -470,11 +482,10 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
       out->out_of_memory = true;
       return;
     }
-    const clt_material_rec_t *ma = shape_material(world, clt_world_shape(world, sa));
-    const clt_material_rec_t *mb = shape_material(world, clt_world_shape(world, sb));
+    const pair_material_t pm = pair_material(world, sa, sb);
     for (int i = 0; i < count; i++) {
       const clt_contact_point_t *p = &points[i];
-      double mu = sqrt(ma->friction * mb->friction);
+      double mu = pm.friction;
       if (body_margin && !point_can_close(world, w, &motion, sa, sb, ba, bb, p, mu)) continue;
       /* A point of the swept set beyond ε̂ (max_distance) that did not bear last step enters
        * frictionless: the relaxed cone would push such a pair apart whenever it slides faster
@@ -485,7 +496,7 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
        * sweeps, 0.64 mm; docs/design/granular.md "The swept active set"). */
       if (body_margin && p->distance > max_distance && mu > 0.0 && !bore_last_step(w, sa, sb, ba, bb, p->feature))
         mu = 0.0;
-      make_contact(&out->contacts[out->count++], sa, sb, ba, bb, p, mu, sqrt(ma->restitution * mb->restitution));
+      make_contact(&out->contacts[out->count++], sa, sb, ba, bb, p, mu, pm.restitution);
     }
   }
 }
@@ -647,9 +658,7 @@ bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w) {
 #pragma omp parallel for schedule(static) reduction(&& : ok) if (nc >= COLLIDE_PARALLEL_MIN)
   for (int j = 0; j < nc; j++) {
     const clt_contact_t *c = &w->contacts[j];
-    const clt_material_rec_t *ma = shape_material(world, clt_world_shape(world, c->shape_a));
-    const clt_material_rec_t *mb = shape_material(world, clt_world_shape(world, c->shape_b));
-    double mu = sqrt(ma->friction * mb->friction);
+    double mu = pair_material(world, c->shape_a, c->shape_b).friction;
     ok = ok && shelvable_pair(world, c->shape_a, c->shape_b) && c->body_a == r->shape_body[c->shape_a] &&
          c->body_b == r->shape_body[c->shape_b] && c->restitution == 0.0 && c->normal_velocity == 0.0 &&
          c->restitution_bias == 0.0 && (c->friction == mu || c->friction == 0.0);
@@ -696,10 +705,8 @@ bool clt_contact_remake(const clt_world_t *world, const clt_step_work_t *w, int 
   while (i < count && points[i].feature != feature) i++;
   if (i >= count) return false;
   const clt_contact_point_t *p = &points[i];
-  const clt_material_rec_t *ma = shape_material(world, clt_world_shape(world, sa));
-  const clt_material_rec_t *mb = shape_material(world, clt_world_shape(world, sb));
-  make_contact(c, sa, sb, ba, bb, p, frictionless ? 0.0 : sqrt(ma->friction * mb->friction),
-               sqrt(ma->restitution * mb->restitution));
+  const pair_material_t pm = pair_material(world, sa, sb);
+  make_contact(c, sa, sb, ba, bb, p, frictionless ? 0.0 : pm.friction, pm.restitution);
 #ifdef CLATTER_POISON_RELEASED
   if (memcmp(c, &r->shelf_check[j], sizeof *c) != 0) return false;
 #endif
