@@ -187,14 +187,16 @@ struct clt_output_t {
  * CSV to be cut, after a write found the disk full (docs/output-format.md "A full disk"). */
 #define RESERVE_BYTES ((off_t)4 << 20)
 
-/* Whether the disk holding the output has `bytes` free for an unprivileged user (true when it
- * cannot be told). A flush is not started without room: HDF5 1.10 cannot flush or close a file
- * again after a metadata flush failed half-way ("slist already enabled"), but it can after a
- * refused one, and the reserve then closes it (salvage). */
+/* Whether the disk holding the output has `bytes` free for this process (root may use the blocks
+ * a file system keeps back from other users; true when it cannot be told). A flush is not started
+ * without room: HDF5 1.10 cannot flush or close a file again after a metadata flush failed
+ * half-way ("slist already enabled"), but it can after a refused one, and the reserve then closes
+ * it (salvage). */
 static bool room_for(const clt_output_t *out, uint64_t bytes) {
   struct statvfs vfs;
   if (statvfs(out->tmp_path, &vfs) != 0) return true;
-  return (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize >= bytes;
+  uint64_t blocks = geteuid() == 0 ? (uint64_t)vfs.f_bfree : (uint64_t)vfs.f_bavail;
+  return blocks * (uint64_t)vfs.f_frsize >= bytes;
 }
 
 static void release_reserve(clt_output_t *out) {
