@@ -15,11 +15,11 @@ their stderr (bad_SEED_CASE.* and .err). Outside CI: a few minutes per thousand 
   run    `clatter info CASE.h5` and `clatter run --resume CASE.h5 --max-steps 3`: the run file of
          3 steps of scenes/examples/default.json (interrupted, a checkpoint each step) with
          overwritten bytes or truncated.
-  colony `colony_bench --resume CASE --generations 6` (bench/colony, built with the sanitizers by
-         its own CMake project: BINARY is colony_bench): the checkpoint of a 5-generation colony
-         truncated, with overwritten bytes, or with overwritten bytes and the checksum made right
-         again (so the colony's and the world's own checks are reached); exit status 3 (a step
-         failed, with a message) is accepted too.
+  colony `clatter info CASE.h5` and `clatter run --resume CASE.h5 --max-steps 3`: the run file of
+         scenes/papers/colony.json stopped after 450 steps (32 cells, a checkpoint every 50 steps)
+         truncated, with overwritten bytes, or with overwritten bytes in the colony's state
+         (/checkpoint/colony) and its checksum made right again (so the colony's own checks are
+         reached); exit status 3 (a step failed, with a message) is accepted too.
 
 usage: scripts/fuzz.py MODE CLATTER_BINARY [--cases N] [--seed S] [--out DIR] [--timeout SECONDS]
                       [--max-steps K] [--scenes GLOB]
@@ -145,22 +145,29 @@ def fnv1a64(data):
     return h
 
 
+def colony_blob_size(path):
+    """Bytes of /checkpoint/colony of a run file (h5ls: "colony  Dataset {1120/Inf}")."""
+    out = subprocess.run(["h5ls", path + "/checkpoint"], capture_output=True, text=True).stdout
+    m = re.search(r"^colony\s+Dataset \{(\d+)", out, re.M)
+    return int(m.group(1)) if m else 0
+
+
 def colony_case(rng, sources):
-    src = sources[0]
+    src, size = sources[0], colony_blob_size(sources[0])
     data = open(src, "rb").read()
     r = rng.random()
+    start = data.find(b"CLTCOLNY")  # the blob is stored verbatim (an uncompressed chunk)
     if r < 0.2:
-        return src, ".ckpt", data[: rng.randrange(len(data))]
-    body = data[:8] + overwrite_bytes(rng, data[8:-8], rng.randint(1, 8)) + data[-8:]
-    if r < 0.5:
-        return src, ".ckpt", body
-    return src, ".ckpt", body[:-8] + fnv1a64(body[:-8]).to_bytes(8, "little")
+        return src, ".h5", data[: rng.randrange(len(data))]
+    if r < 0.5 or start < 0 or size < 16:
+        return src, ".h5", overwrite_bytes(rng, data, rng.randint(1, 16))
+    blob = data[start : start + size]
+    body = blob[:8] + overwrite_bytes(rng, blob[8:-8], rng.randint(1, 8))
+    blob = body + fnv1a64(body).to_bytes(8, "little")
+    return src, ".h5", data[:start] + blob + data[start + size :]
 
 
 def commands(mode, binary, case, out, rng, max_steps):
-    if mode == "colony":
-        scene = os.path.join(ROOT, "scenes", "papers", "colony.json")
-        return [[binary, "--scene", scene, "--resume", case, "--generations", "6", "--budget", "20"]]
     if mode == "scene":
         return [[binary, "run", case, "-o", os.path.join(out, "case_out.h5"), "--quiet", "--max-steps", max_steps]]
     if mode == "lcp":
@@ -194,11 +201,11 @@ def main():
                          if f.endswith((".dat", ".hdf5")) and os.path.getsize(f) < 400000)
         make = lcp_case
     elif a.mode == "colony":
-        base = os.path.join(out, "base.ckpt")
-        p = subprocess.run([binary, "--scene", os.path.join(ROOT, "scenes", "papers", "colony.json"), "--generations",
-                            "5", "--checkpoint", base], env=env, capture_output=True)
+        base = os.path.join(out, "base.h5")
+        p = subprocess.run([binary, "run", os.path.join(ROOT, "scenes", "papers", "colony.json"), "-o", base,
+                            "--quiet", "--max-steps", "450", "--checkpoint-every", "50"], env=env, capture_output=True)
         if not os.path.exists(base):
-            sys.exit(f"fuzz: could not write the base checkpoint: {p.stderr.decode(errors='replace')}")
+            sys.exit(f"fuzz: could not write the base run file: {p.stderr.decode(errors='replace')}")
         sources, make = [base], colony_case
     else:
         base = os.path.join(out, "base.h5")
@@ -218,7 +225,7 @@ def main():
         with open(case, "wb") as f:
             f.write(data)
         for cmd in commands(a.mode, binary, case, out, rng, a.max_steps):
-            if a.mode == "run":  # --resume appends to the file: work on a copy
+            if a.mode in ("run", "colony"):  # --resume appends to the file: work on a copy
                 shutil.copy(case, case + ".work")
                 cmd = [c if c != case else case + ".work" for c in cmd]
             problem, rc, err = None, None, ""

@@ -365,11 +365,12 @@ static int run(int argc, char **argv) {
   char message[2048] = "";
   clt_scene_t *scene = NULL;
   clt_world_t *world = NULL;
+  clt_colony_t *colony = NULL; /* a scene with a "colony" block: the cells grow and divide */
   clt_output_t *out = NULL;
   clt_status_t status;
   if (args.resume_path) {
-    status = clt_output_resume(args.resume_path, log_to_stderr, NULL, &scene, &world, &out, message,
-                               sizeof message);
+    status = clt_output_resume_colony(args.resume_path, log_to_stderr, NULL, &scene, &world, &colony, &out, message,
+                                      sizeof message);
     if (status != CLT_OK) {
       fprintf(stderr, "clatter run: cannot resume: %s\n", message[0] ? message : clt_status_name(status));
       free(args.sets);
@@ -414,6 +415,22 @@ static int run(int argc, char **argv) {
       clt_scene_destroy(scene);
       return exit_for_status(status);
     }
+    if (clt_scene_colony(scene) && args.start_path) {
+      fprintf(stderr, "clatter run: --start-from: the scene has a colony, whose cells only a run's own --resume "
+                      "restores\n");
+      clt_world_destroy(world);
+      clt_scene_destroy(scene);
+      return 2;
+    }
+    if (clt_scene_colony(scene)) {
+      status = clt_scene_create_colony(scene, world, &colony, message, sizeof message);
+      if (status != CLT_OK) {
+        fprintf(stderr, "%s\n", reason(message, status));
+        clt_world_destroy(world);
+        clt_scene_destroy(scene);
+        return exit_for_status(status);
+      }
+    }
     if (args.start_path) {
       int code2 = start_from(&args, scene, world, message, sizeof message);
       if (code2 != 0) {
@@ -445,6 +462,7 @@ static int run(int argc, char **argv) {
     }
     status = clt_output_create_flags(path, scene, world, args.overwrite ? CLT_OUTPUT_OVERWRITE : 0u, &out, message,
                                      sizeof message);
+    if (status == CLT_OK && colony) status = clt_output_attach_colony(out, colony);
     if (status == CLT_OK && args.checkpoint_every > 0)
       status = clt_output_set_checkpoint_every(out, args.checkpoint_every);
     if (status != CLT_OK) {
@@ -453,6 +471,7 @@ static int run(int argc, char **argv) {
         snprintf(message, sizeof message, "%s: cannot write the output file", path);
       }
       fprintf(stderr, "clatter run: %s\n", reason(message, status));
+      clt_colony_destroy(colony);
       clt_world_destroy(world);
       clt_scene_destroy(scene);
       return 1;
@@ -475,7 +494,10 @@ static int run(int argc, char **argv) {
   clt_run_status_t run_status = CLT_RUN_COMPLETE;
   char status_message[1024] = "";
   int exit_code = 0;
-  while (clt_world_step_count(world) < total) {
+  /* a colony run ends at 2^generations cells, or at the duration */
+  const clt_scene_colony_t *colony_block = clt_scene_colony(scene);
+  int target_cells = colony_block ? 1 << colony_block->generations : 0;
+  while (clt_world_step_count(world) < total && !(colony && clt_colony_cell_count(colony) >= target_cells)) {
     if (stop_signal) {
       run_status = CLT_RUN_INTERRUPTED;
       snprintf(status_message, sizeof status_message, "interrupted by signal %d", (int)stop_signal);
@@ -487,7 +509,9 @@ static int run(int argc, char **argv) {
       snprintf(status_message, sizeof status_message, "stopped after --max-steps %lld", args.max_steps);
       break;
     }
-    status = clt_world_step(world);
+    /* the colony's growth and division, then the mechanics (clt_colony_step) */
+    status = colony ? clt_colony_grow(colony) : CLT_OK;
+    if (status == CLT_OK) status = clt_world_step(world);
     if (status == CLT_ERR_DIVERGED) {
       /* the message names the step, the quantity, the body and the bound (stage_diverge.c) */
       run_status = CLT_RUN_DIVERGED;
@@ -528,6 +552,9 @@ static int run(int argc, char **argv) {
       fprintf(stderr, "clatter run: warning: could not write the final checkpoint\n");
     }
   }
+  /* a colony run that reached its end: a frame of its last cells, whatever the interval */
+  if (colony && run_status == CLT_RUN_COMPLETE && clt_output_record_frame(out, world) != CLT_OK)
+    fprintf(stderr, "clatter run: warning: could not record the final frame\n");
   /* the state the run ends in (after a failed step: the last good one, restored by the library) */
   clt_output_record_final_state(out, world);
   progress_update(&progress, clt_world_step_count(world), total, clt_world_time(world), true);
@@ -552,10 +579,13 @@ static int run(int argc, char **argv) {
             (long long)clt_world_step_count(world), (long long)total, h5_path);
   }
   if (!args.quiet && status == CLT_OK) {
-    printf("%s: %s, %lld of %lld steps, t = %.6g s -> %s%s%s\n", clt_scene_name(scene),
+    char cells[64] = "";
+    if (colony) snprintf(cells, sizeof cells, ", %d cells", clt_colony_cell_count(colony));
+    printf("%s: %s, %lld of %lld steps, t = %.6g s%s -> %s%s%s\n", clt_scene_name(scene),
            clt_run_status_name(run_status), (long long)clt_world_step_count(world), (long long)total,
-           clt_world_time(world), h5_path, csv_path[0] ? ", " : "", csv_path);
+           clt_world_time(world), cells, h5_path, csv_path[0] ? ", " : "", csv_path);
   }
+  clt_colony_destroy(colony);
   clt_world_destroy(world);
   clt_scene_destroy(scene);
   return exit_code;

@@ -68,9 +68,30 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
                                clt_world_t **world_out, clt_output_t **out, char *message,
                                size_t message_size);
 
+/* A colony run (a scene with a "colony" block, clt_scene_colony): its world gains bodies as cells
+ * divide. The output then grows with it (docs/output-format.md "Growing runs"): each frame adds
+ * the new bodies' rows to /bodies and /shapes and their columns to the per-body series, and records
+ * /trajectory/bodies and /trajectory/length. Attach the colony after clt_output_create so that
+ * checkpoints hold its state (/checkpoint/colony); a colony run's checkpoint fails without it
+ * (CLT_ERR_INVALID_ARGUMENT). The colony is not owned and must outlive the output. */
+clt_status_t clt_output_attach_colony(clt_output_t *out, const clt_colony_t *colony);
+
+/* clt_output_resume for a colony run: also rebuilds the colony (clt_scene_create_colony) and
+ * restores its cells from the checkpoint before the world's state; *colony_out is the colony (the
+ * caller owns it; NULL for a scene without one), already attached to the output. clt_output_resume
+ * refuses a colony run's file (CLT_ERR_INVALID_ARGUMENT). */
+clt_status_t clt_output_resume_colony(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
+                                      clt_world_t **world_out, clt_colony_t **colony_out, clt_output_t **out,
+                                      char *message, size_t message_size);
+
 /* Records the step just taken: one diagnostics row (HDF5 and CSV) and, when the step count is a
  * multiple of the output interval, a trajectory frame. */
 clt_status_t clt_output_record_step(clt_output_t *out, const clt_world_t *world);
+
+/* Records a trajectory frame of the world's current state now, off the output interval (nothing
+ * when the last frame is of this step). clatter run records the end of a colony run so (its last
+ * cells). */
+clt_status_t clt_output_record_frame(clt_output_t *out, const clt_world_t *world);
 
 /* Stores the world's complete state (clt_world_save_state) with its step and time, replacing the
  * previous checkpoint, and flushes everything written so far to disk. */

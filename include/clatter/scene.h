@@ -8,6 +8,7 @@
 #ifndef CLATTER_SCENE_H
 #define CLATTER_SCENE_H
 
+#include "clatter/colony.h"
 #include "clatter/world.h"
 
 #ifdef __cplusplus
@@ -79,6 +80,28 @@ const clt_body_def_t *clt_scene_body_def(const clt_scene_t *scene, int index);
  * that caused it ("scene.json: joints[2]: <library message>"). On failure *out is NULL. */
 clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, void *log_user,
                                     clt_world_t **out, char *message, size_t message_size);
+
+/* The scene's "colony" block (docs/scene-format.md "colony"): a colony of growing, dividing cells
+ * (clatter/colony.h) started from the scene's seed cell, its first dynamic body, which must have one
+ * capsule shape. Defaults are filled in: def.diameter is the seed cell's; order_radius
+ * 2·division_length and order_contact_gap 0.1·diameter where the block gives none. */
+typedef struct clt_scene_colony_t {
+  clt_colony_def_t def;     /* first_cell is set by clt_scene_create_colony */
+  int generations;          /* G: a run ends when the colony has 2^G cells (or at the duration) */
+  double order_radius;      /* clt_colony_order's radius [m], angle [rad] and contact_gap [m] */
+  double order_angle;
+  double order_contact_gap;
+  int seed_body;            /* index of the seed cell among the scene's bodies */
+} clt_scene_colony_t;
+
+/* NULL when the scene has no "colony" block. Owned by the scene. */
+const clt_scene_colony_t *clt_scene_colony(const clt_scene_t *scene);
+
+/* Creates the scene's colony on a world built from it (clt_scene_create_world): its first cell is
+ * the world's body of index seed_body. On failure *out is NULL and message holds
+ * "SOURCE: colony: reason" (CLT_ERR_INVALID_ARGUMENT: no colony block, or the colony's checks). */
+clt_status_t clt_scene_create_colony(const clt_scene_t *scene, clt_world_t *world, clt_colony_t **out, char *message,
+                                     size_t message_size);
 
 /* Frees the scene's bodies as read (their definitions, shapes and names: several hundred bytes a
  * body, the largest part of a scene of many bodies) once the world is built from them. Everything

@@ -98,7 +98,19 @@ static double column_value(const clt_diagnostics_t *d, int column) {
  * one frame is buffered, at most 1 024. */
 #define TRAJ_BUFFER_BYTES (1u << 20)
 
-enum { TRAJ_STEP, TRAJ_TIME, TRAJ_POSITION, TRAJ_ORIENTATION, TRAJ_VELOCITY, TRAJ_ANGULAR, TRAJ_COUNT };
+/* TRAJ_BODIES and TRAJ_LENGTH only in a run whose world grows (a colony, docs/output-format.md
+ * "Growing runs"): the bodies in the world at the frame, and each body's capsule length. */
+enum {
+  TRAJ_STEP,
+  TRAJ_TIME,
+  TRAJ_POSITION,
+  TRAJ_ORIENTATION,
+  TRAJ_VELOCITY,
+  TRAJ_ANGULAR,
+  TRAJ_BODIES,
+  TRAJ_LENGTH,
+  TRAJ_COUNT
+};
 
 /* /contacts datasets: two per frame (first, count), the others per contact row. */
 enum {
@@ -137,8 +149,13 @@ struct clt_output_t {
   FILE *csv;
   clt_scene_output_t options;
   int dimension;
-  int body_count;
+  int body_count; /* bodies recorded per frame (a growing run: the world's count at the last frame) */
   clt_body_id_t *bodies;
+  /* A growing run (the scene has a colony): bodies are added while it runs, /bodies and /shapes
+   * grow with them and the per-body series' second dimension too (docs/output-format.md). */
+  bool growing;
+  const clt_colony_t *colony; /* its state goes into each checkpoint (clt_output_attach_colony) */
+  int shape_rows, vertex_rows; /* rows of /shapes and /shapes/vertices written */
   /* diagnostics */
   hid_t diag[COLUMN_COUNT];
   double *diag_buffer; /* column-major: [column][row] */
@@ -158,6 +175,7 @@ struct clt_output_t {
   contact_rows_t cont_rows;
   int64_t contact_total; /* contact rows written + buffered */
   int64_t checkpoint_step;
+  int64_t last_frame_step; /* step of the last trajectory frame recorded (−1: none) */
   int64_t last_step;
   double last_time;
   /* clt_output_record_final_state: the hash of the state the run ended in ("" if not recorded) */
@@ -434,6 +452,36 @@ static hid_t create_table(hid_t loc, const char *name, hid_t type, int inner_ran
   return d;
 }
 
+/* A per-body series of a growing run: frames × bodies (× inner[1]), both extendible; a body added
+ * later reads NaN (the fill value) in the frames before it existed. A chunk holds 16 frames of 256
+ * bodies. */
+static hid_t create_growing_table(hid_t loc, const char *name, int inner_rank, const hsize_t *inner) {
+  hsize_t dims[3] = {0, inner[0], inner_rank > 1 ? inner[1] : 1};
+  hsize_t maxdims[3] = {H5S_UNLIMITED, H5S_UNLIMITED, dims[2]}, chunk[3] = {16, 256, dims[2]};
+  hid_t space = H5Screate_simple(inner_rank + 1, dims, maxdims);
+  hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  double fill = NAN;
+  H5Pset_chunk(dcpl, inner_rank + 1, chunk);
+  H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill);
+  H5Pset_obj_track_times(dcpl, 0);
+  hid_t d = H5Dcreate2(loc, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+  return d;
+}
+
+/* Sets the bodies dimension (the second) of a growing run's per-body series. */
+static herr_t set_body_columns(hid_t dset, hsize_t bodies) {
+  hid_t space = H5Dget_space(dset);
+  hsize_t dims[3] = {0, 0, 0};
+  int rank = H5Sget_simple_extent_dims(space, dims, NULL);
+  H5Sclose(space);
+  if (rank < 2) return -1;
+  if (dims[1] == bodies) return 0;
+  dims[1] = bodies;
+  return H5Dset_extent(dset, dims);
+}
+
 /* Opens a table of a run file to append to it: as create_table made it (whole_chunk_access where
  * its chunk is one row of an inner_rank > 0 table). */
 static hid_t open_table(hid_t loc, const char *name) {
@@ -488,32 +536,6 @@ static herr_t truncate_rows(hid_t dset, hsize_t rows) {
   if (dims[0] <= rows) return 0;
   dims[0] = rows;
   return H5Dset_extent(dset, dims);
-}
-
-/* Writes a whole 1-D/2-D table at once (static data). */
-static herr_t write_table(hid_t loc, const char *name, hid_t file_type, hid_t mem_type, int inner_rank,
-                          const hsize_t *inner, hsize_t rows, const void *data) {
-  hid_t d = create_table(loc, name, file_type, inner_rank, inner, rows > 0 ? rows : 1);
-  if (d < 0) return -1;
-  herr_t r = append_rows(d, mem_type, rows, data);
-  H5Dclose(d);
-  return r;
-}
-
-static herr_t write_string_table(hid_t loc, const char *name, const char *const *strings, int n) {
-  size_t width = 1;
-  for (int i = 0; i < n; i++) {
-    size_t len = strlen(strings[i]) + 1;
-    if (len > width) width = len;
-  }
-  char *data = calloc((size_t)(n > 0 ? n : 1), width);
-  if (!data) return -1;
-  for (int i = 0; i < n; i++) memcpy(data + (size_t)i * width, strings[i], strlen(strings[i]));
-  hid_t type = string_type(width);
-  herr_t r = write_table(loc, name, type, type, 0, NULL, (hsize_t)n, data);
-  H5Tclose(type);
-  free(data);
-  return r;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -604,10 +626,12 @@ static clt_output_t *output_alloc(const char *path, const clt_scene_t *scene) {
   out->file = -1;
   out->lock_fd = -1;
   out->checkpoint_step = -1;
+  out->last_frame_step = -1;
   out->options = *clt_scene_output(scene);
   out->contacts = out->options.contacts && out->options.trajectory;
   out->time_step = clt_scene_time_step(scene);
   out->dimension = clt_scene_dimension(scene);
+  out->growing = clt_scene_colony(scene) != NULL;
   char csv[4096];
   clt_output_csv_path(path, csv, sizeof csv);
   out->path = dup_string(path);
@@ -624,15 +648,11 @@ static clt_output_t *output_alloc(const char *path, const clt_scene_t *scene) {
   return out;
 }
 
-static bool setup_bodies(clt_output_t *out, const clt_world_t *world) {
-  out->method = clt_world_method(world);
-  out->body_count = clt_world_body_count(world);
-  out->bodies = calloc((size_t)(out->body_count > 0 ? out->body_count : 1), sizeof *out->bodies);
-  if (!out->bodies) return false;
-  for (int i = 0; i < out->body_count; i++) out->bodies[i] = clt_world_body_at(world, i);
-  int n = out->body_count;
-  int widths[TRAJ_COUNT] = {
-      1, 1, 3 * n, out->dimension == 3 ? 4 * n : n, 3 * n, out->dimension == 3 ? 3 * n : n};
+/* The frame buffers for n bodies (none buffered: called at setup and, in a growing run, after a
+ * flush). */
+static bool size_buffers(clt_output_t *out, int n) {
+  int widths[TRAJ_COUNT] = {1,     1, 3 * n, out->dimension == 3 ? 4 * n : n, 3 * n, out->dimension == 3 ? 3 * n : n,
+                            1, n};
   size_t per_frame = 0;
   for (int i = 0; i < TRAJ_COUNT; i++) {
     out->traj_width[i] = widths[i];
@@ -641,12 +661,27 @@ static bool setup_bodies(clt_output_t *out, const clt_world_t *world) {
   size_t cap = TRAJ_BUFFER_BYTES / per_frame;
   out->traj_capacity = (int)(cap < 1 ? 1 : cap > 1024 ? 1024 : cap);
   for (int i = 0; i < TRAJ_COUNT; i++) {
+    free(out->traj_buffer[i]);
     out->traj_buffer[i] = malloc(sizeof(double) * (size_t)widths[i] * (size_t)out->traj_capacity);
     if (!out->traj_buffer[i]) return false;
   }
+  free(out->cont_first);
+  free(out->cont_count);
   out->cont_first = malloc(sizeof(int64_t) * (size_t)out->traj_capacity);
   out->cont_count = malloc(sizeof(int64_t) * (size_t)out->traj_capacity);
   return out->cont_first && out->cont_count;
+}
+
+/* The bodies recorded per frame: the world's (in creation order). */
+static bool setup_bodies(clt_output_t *out, const clt_world_t *world) {
+  out->method = clt_world_method(world);
+  int n = clt_world_body_count(world);
+  clt_body_id_t *bodies = realloc(out->bodies, sizeof *bodies * (size_t)(n > 0 ? n : 1));
+  if (!bodies) return false;
+  out->bodies = bodies;
+  out->body_count = n;
+  for (int i = 0; i < n; i++) out->bodies[i] = clt_world_body_at(world, i);
+  return size_buffers(out, n);
 }
 
 /* Room for `more` further buffered contact rows. */
@@ -675,12 +710,13 @@ static bool contact_rows_reserve(contact_rows_t *c, int more) {
   return true;
 }
 
-static const char *const traj_names[TRAJ_COUNT] = {"step",        "time",     "position",
-                                                   "orientation", "velocity", "angular_velocity"};
+static const char *const traj_names[TRAJ_COUNT] = {"step",     "time",     "position", "orientation",
+                                                   "velocity", "angular_velocity", "bodies", "length"};
 
 static bool traj_enabled(const clt_output_t *out, int k) {
   if (!out->options.trajectory) return false;
   if ((k == TRAJ_VELOCITY || k == TRAJ_ANGULAR) && !out->options.velocities) return false;
+  if ((k == TRAJ_BODIES || k == TRAJ_LENGTH) && !out->growing) return false;
   return true;
 }
 
@@ -790,15 +826,25 @@ static bool open_series(clt_output_t *out, bool create) {
       if (!traj_enabled(out, k)) continue;
       const char *name = traj_name(out, k);
       hsize_t inner[2] = {(hsize_t)n, 3};
-      int rank = k == TRAJ_STEP || k == TRAJ_TIME ? 0 : 2;
+      int rank = k == TRAJ_STEP || k == TRAJ_TIME || k == TRAJ_BODIES ? 0 : 2;
       if (k == TRAJ_ORIENTATION) inner[1] = 4;
       if ((k == TRAJ_ORIENTATION || k == TRAJ_ANGULAR) && out->dimension == 2) rank = 1;
+      if (k == TRAJ_LENGTH) rank = 1;
       if (!create) {
         out->traj[k] = open_table(g, name);
+        /* a growing run's series are cut or extended to the bodies of the restored state */
+        if (out->traj[k] >= 0 && out->growing && rank > 0 && set_body_columns(out->traj[k], (hsize_t)n) < 0) {
+          H5Gclose(g);
+          return false;
+        }
         if (out->traj[k] >= 0 && !table_shape_ok(out->traj[k], rank, inner)) {
           H5Gclose(g);
           return false;
         }
+      } else if (k == TRAJ_BODIES) {
+        out->traj[k] = create_table(g, name, H5T_STD_I32LE, 0, NULL, 1024);
+      } else if (out->growing && rank > 0) {
+        out->traj[k] = create_growing_table(g, name, rank, inner);
       } else if (k == TRAJ_STEP) {
         out->traj[k] = create_table(g, name, H5T_STD_I64LE, 0, NULL, 1024);
       } else if (k == TRAJ_TIME) {
@@ -895,6 +941,195 @@ static bool open_series(clt_output_t *out, bool create) {
   return true;
 }
 
+/* Writes (create) or appends the rows of bodies [from, to) of out->bodies to /bodies and /shapes
+ * (their shapes, and polygon vertices): the whole tables at the start of a run, the bodies added
+ * since in a growing run. A growing run's tables have 1024-row chunks, and its name strings hold
+ * at least 63 characters (longer names of bodies added later are cut). */
+static herr_t put_rows(hid_t g, const char *name, hid_t file_type, hid_t mem_type, int inner_rank, const hsize_t *inner,
+                       hsize_t rows, const void *data, bool create, hsize_t chunk) {
+  hid_t d = create ? create_table(g, name, file_type, inner_rank, inner, chunk) : H5Dopen2(g, name, H5P_DEFAULT);
+  if (d < 0) return -1;
+  herr_t r = append_rows(d, mem_type, rows, data);
+  if (H5Dclose(d) < 0) r = -1;
+  return r;
+}
+
+static herr_t put_strings(hid_t g, const char *name, const char *const *strings, int n, bool create, hsize_t chunk,
+                          size_t min_width) {
+  size_t width = min_width;
+  hid_t d = -1;
+  if (create) {
+    for (int i = 0; i < n; i++)
+      if (strlen(strings[i]) + 1 > width) width = strlen(strings[i]) + 1;
+  } else {
+    d = H5Dopen2(g, name, H5P_DEFAULT);
+    hid_t t = d >= 0 ? H5Dget_type(d) : -1;
+    width = t >= 0 ? H5Tget_size(t) : 0;
+    if (t >= 0) H5Tclose(t);
+    if (width == 0) {
+      if (d >= 0) H5Dclose(d);
+      return -1;
+    }
+  }
+  char *data = calloc((size_t)(n > 0 ? n : 1), width);
+  hid_t type = string_type(width);
+  if (create && data) d = create_table(g, name, type, 0, NULL, chunk);
+  herr_t r = data && d >= 0 ? 0 : -1;
+  for (int i = 0; r >= 0 && i < n; i++) {
+    size_t len = strlen(strings[i]);
+    memcpy(data + (size_t)i * width, strings[i], len < width ? len : width - 1);
+  }
+  if (r >= 0) r = append_rows(d, type, (hsize_t)n, data);
+  if (d >= 0 && H5Dclose(d) < 0) r = -1;
+  H5Tclose(type);
+  free(data);
+  return r;
+}
+
+static bool write_bodies(clt_output_t *out, const clt_world_t *world, int from, int to, bool create) {
+  hid_t file = out->file;
+  bool ok = true;
+  int n = to - from;
+  hsize_t chunk_b = out->growing ? 1024 : (hsize_t)(n > 0 ? n : 1);
+  size_t name_width = out->growing ? 64 : 1;
+  int shape_total = 0;
+  clt_body_info_t *info = calloc((size_t)(n > 0 ? n : 1), sizeof *info);
+  if (!info) return false;
+  for (int i = 0; i < n && ok; i++) {
+    ok = clt_body_get_info(world, out->bodies[from + i], &info[i]) == CLT_OK;
+    shape_total += info[i].shape_count;
+  }
+  int s_count = shape_total;
+  hsize_t chunk_s = out->growing ? 1024 : (hsize_t)(s_count > 0 ? s_count : 1);
+  size_t nn = (size_t)(n > 0 ? n : 1), ns = (size_t)(s_count > 0 ? s_count : 1);
+  const char **names = calloc(nn, sizeof *names), **types = calloc(nn, sizeof *types);
+  double *mass = calloc(nn, sizeof *mass), *inertia = calloc(nn * 3, sizeof *inertia);
+  int32_t *shape_count = calloc(nn, sizeof *shape_count), *first_shape = calloc(nn, sizeof *first_shape);
+  clt_shape_def_t *shapes = calloc(ns, sizeof *shapes);
+  int32_t *shape_body = calloc(ns, sizeof *shape_body);
+  const char **shape_types = calloc(ns, sizeof *shape_types);
+  if (!names || !types || !mass || !inertia || !shape_count || !first_shape || !shapes || !shape_body ||
+      !shape_types) {
+    ok = false;
+  }
+  int s = 0;
+  for (int i = 0; i < n && ok; i++) {
+    names[i] = info[i].name ? info[i].name : "";
+    types[i] = body_type_name(info[i].type);
+    mass[i] = info[i].mass;
+    for (int k = 0; k < 3; k++) inertia[3 * i + k] = info[i].inertia[k];
+    shape_count[i] = info[i].shape_count;
+    first_shape[i] = out->shape_rows + s;
+    for (int k = 0; k < info[i].shape_count && ok; k++, s++) {
+      ok = clt_body_get_shape(world, out->bodies[from + i], k, &shapes[s]) == CLT_OK;
+      shape_body[s] = from + i;
+      shape_types[s] = shape_type_name(shapes[s].type);
+    }
+  }
+  if (ok) {
+    hid_t g = create ? create_group(file, "bodies") : H5Gopen2(file, "bodies", H5P_DEFAULT);
+    hsize_t three = 3;
+    ok = g >= 0;
+    ok = ok && put_strings(g, "name", names, n, create, chunk_b, name_width) >= 0;
+    ok = ok && put_strings(g, "type", types, n, create, chunk_b, out->growing ? 16 : 1) >= 0;
+    ok = ok && put_rows(g, "mass", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, NULL, (hsize_t)n, mass, create, chunk_b) >= 0;
+    ok = ok && put_rows(g, "inertia", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &three, (hsize_t)n, inertia, create,
+                        chunk_b) >= 0;
+    ok = ok && put_rows(g, "shape_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)n, shape_count, create,
+                        chunk_b) >= 0;
+    ok = ok && put_rows(g, "first_shape", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)n, first_shape, create,
+                        chunk_b) >= 0;
+    if (g >= 0) H5Gclose(g);
+  }
+  if (ok) {
+    hid_t g = create ? create_group(file, "shapes") : H5Gopen2(file, "shapes", H5P_DEFAULT);
+    ok = g >= 0;
+    ok = ok && put_rows(g, "body", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, shape_body, create,
+                        chunk_s) >= 0;
+    ok = ok && put_strings(g, "type", shape_types, s_count, create, chunk_s, out->growing ? 16 : 1) >= 0;
+    /* Numeric fields gathered column by column from clt_shape_def_t. */
+    double *col = calloc(ns * 4, sizeof *col);
+    int32_t *icol = calloc(ns, sizeof *icol);
+    if (!col || !icol) ok = false;
+    struct {
+      const char *name;
+      size_t offset;
+      int width;
+    } fields[] = {
+        {"position", offsetof(clt_shape_def_t, local_position), 3},
+        {"orientation", offsetof(clt_shape_def_t, local_orientation), 4},
+        {"angle", offsetof(clt_shape_def_t, local_angle), 1},
+        {"radius", offsetof(clt_shape_def_t, radius), 1},
+        {"length", offsetof(clt_shape_def_t, length), 1},
+        {"half_extents", offsetof(clt_shape_def_t, half_extents), 3},
+        {"semi_axes", offsetof(clt_shape_def_t, semi_axes), 3},
+        {"major_radius", offsetof(clt_shape_def_t, major_radius), 1},
+        {"minor_radius", offsetof(clt_shape_def_t, minor_radius), 1},
+        {"point", offsetof(clt_shape_def_t, point), 3},
+        {"normal", offsetof(clt_shape_def_t, normal), 3},
+        {"a", offsetof(clt_shape_def_t, a), 3},
+        {"b", offsetof(clt_shape_def_t, b), 3},
+    };
+    for (size_t f = 0; ok && f < sizeof fields / sizeof fields[0]; f++) {
+      int w = fields[f].width;
+      for (int i = 0; i < s_count; i++) {
+        const double *src = (const double *)((const char *)&shapes[i] + fields[f].offset);
+        memcpy(col + (size_t)i * (size_t)w, src, sizeof(double) * (size_t)w);
+      }
+      hsize_t inner[1] = {(hsize_t)w};
+      int rank = w > 1 ? 1 : 0;
+      ok = put_rows(g, fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, inner, (hsize_t)s_count, col, create,
+                    chunk_s) >= 0;
+    }
+    /* Polygon vertices packed: shape i owns rows first_vertex[i] ... + vertex_count[i] − 1. */
+    int vertex_total = 0;
+    for (int i = 0; ok && i < s_count; i++) {
+      icol[i] = shapes[i].type == CLT_SHAPE_POLYGON ? shapes[i].vertex_count : 0;
+      vertex_total += icol[i];
+    }
+    ok = ok && put_rows(g, "vertex_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol, create,
+                        chunk_s) >= 0;
+    double *vertices = calloc((size_t)(vertex_total > 0 ? vertex_total : 1) * 2, sizeof *vertices);
+    if (!vertices) ok = false;
+    int v = 0;
+    for (int i = 0; ok && i < s_count; i++) {
+      int count = icol[i];
+      icol[i] = out->vertex_rows + v;
+      for (int k = 0; k < count; k++, v++) {
+        vertices[2 * v] = shapes[i].vertices[k][0];
+        vertices[2 * v + 1] = shapes[i].vertices[k][1];
+      }
+    }
+    ok = ok && put_rows(g, "first_vertex", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol, create,
+                        chunk_s) >= 0;
+    hsize_t two = 2;
+    ok = ok && put_rows(g, "vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &two, (hsize_t)vertex_total, vertices,
+                        create, out->growing ? 1024 : (hsize_t)(vertex_total > 0 ? vertex_total : 1)) >= 0;
+    free(vertices);
+    for (int i = 0; ok && i < s_count; i++) icol[i] = shapes[i].material;
+    ok = ok && put_rows(g, "material", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol, create,
+                        chunk_s) >= 0;
+    if (ok) {
+      out->shape_rows += s_count;
+      out->vertex_rows += vertex_total;
+    }
+    free(col);
+    free(icol);
+    if (g >= 0) H5Gclose(g);
+  }
+  free(info);
+  free(names);
+  free(types);
+  free(mass);
+  free(inertia);
+  free(shape_count);
+  free(first_shape);
+  free(shapes);
+  free(shape_body);
+  free(shape_types);
+  return ok;
+}
+
 static bool write_static(clt_output_t *out, const clt_scene_t *scene, const clt_world_t *world) {
   hid_t file = out->file;
   bool ok = true;
@@ -929,139 +1164,7 @@ static bool write_static(clt_output_t *out, const clt_scene_t *scene, const clt_
   H5Tclose(type);
   if (!ok) return false;
 
-  /* Bodies and shapes as column tables. */
-  int n = out->body_count;
-  int shape_total = 0;
-  clt_body_info_t *info = calloc((size_t)(n > 0 ? n : 1), sizeof *info);
-  if (!info) return false;
-  for (int i = 0; i < n && ok; i++) {
-    ok = clt_body_get_info(world, out->bodies[i], &info[i]) == CLT_OK;
-    shape_total += info[i].shape_count;
-  }
-  int s_count = shape_total;
-  size_t nn = (size_t)(n > 0 ? n : 1), ns = (size_t)(s_count > 0 ? s_count : 1);
-  const char **names = calloc(nn, sizeof *names), **types = calloc(nn, sizeof *types);
-  double *mass = calloc(nn, sizeof *mass), *inertia = calloc(nn * 3, sizeof *inertia);
-  int32_t *shape_count = calloc(nn, sizeof *shape_count), *first_shape = calloc(nn, sizeof *first_shape);
-  clt_shape_def_t *shapes = calloc(ns, sizeof *shapes);
-  int32_t *shape_body = calloc(ns, sizeof *shape_body);
-  const char **shape_types = calloc(ns, sizeof *shape_types);
-  if (!names || !types || !mass || !inertia || !shape_count || !first_shape || !shapes || !shape_body ||
-      !shape_types) {
-    ok = false;
-  }
-  int s = 0;
-  for (int i = 0; i < n && ok; i++) {
-    names[i] = info[i].name ? info[i].name : "";
-    types[i] = body_type_name(info[i].type);
-    mass[i] = info[i].mass;
-    for (int k = 0; k < 3; k++) inertia[3 * i + k] = info[i].inertia[k];
-    shape_count[i] = info[i].shape_count;
-    first_shape[i] = s;
-    for (int k = 0; k < info[i].shape_count && ok; k++, s++) {
-      ok = clt_body_get_shape(world, out->bodies[i], k, &shapes[s]) == CLT_OK;
-      shape_body[s] = i;
-      shape_types[s] = shape_type_name(shapes[s].type);
-    }
-  }
-  if (ok) {
-    hid_t g = create_group(file, "bodies");
-    hsize_t three = 3;
-    ok = g >= 0;
-    ok = ok && write_string_table(g, "name", names, n) >= 0;
-    ok = ok && write_string_table(g, "type", types, n) >= 0;
-    ok = ok && write_table(g, "mass", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, NULL, (hsize_t)n, mass) >= 0;
-    ok = ok &&
-         write_table(g, "inertia", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &three, (hsize_t)n, inertia) >= 0;
-    ok = ok && write_table(g, "shape_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)n,
-                           shape_count) >= 0;
-    ok = ok && write_table(g, "first_shape", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)n,
-                           first_shape) >= 0;
-    if (g >= 0) H5Gclose(g);
-  }
-  if (ok) {
-    hid_t g = create_group(file, "shapes");
-    ok = g >= 0;
-    ok = ok &&
-         write_table(g, "body", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, shape_body) >= 0;
-    ok = ok && write_string_table(g, "type", shape_types, s_count) >= 0;
-    /* Numeric fields gathered column by column from clt_shape_def_t. */
-    double *col = calloc(ns * 4, sizeof *col);
-    int32_t *icol = calloc(ns, sizeof *icol);
-    if (!col || !icol) ok = false;
-    struct {
-      const char *name;
-      size_t offset;
-      int width;
-    } fields[] = {
-        {"position", offsetof(clt_shape_def_t, local_position), 3},
-        {"orientation", offsetof(clt_shape_def_t, local_orientation), 4},
-        {"angle", offsetof(clt_shape_def_t, local_angle), 1},
-        {"radius", offsetof(clt_shape_def_t, radius), 1},
-        {"length", offsetof(clt_shape_def_t, length), 1},
-        {"half_extents", offsetof(clt_shape_def_t, half_extents), 3},
-        {"semi_axes", offsetof(clt_shape_def_t, semi_axes), 3},
-        {"major_radius", offsetof(clt_shape_def_t, major_radius), 1},
-        {"minor_radius", offsetof(clt_shape_def_t, minor_radius), 1},
-        {"point", offsetof(clt_shape_def_t, point), 3},
-        {"normal", offsetof(clt_shape_def_t, normal), 3},
-        {"a", offsetof(clt_shape_def_t, a), 3},
-        {"b", offsetof(clt_shape_def_t, b), 3},
-    };
-    for (size_t f = 0; ok && f < sizeof fields / sizeof fields[0]; f++) {
-      int w = fields[f].width;
-      for (int i = 0; i < s_count; i++) {
-        const double *src = (const double *)((const char *)&shapes[i] + fields[f].offset);
-        memcpy(col + (size_t)i * (size_t)w, src, sizeof(double) * (size_t)w);
-      }
-      hsize_t inner[1] = {(hsize_t)w};
-      int rank = w > 1 ? 1 : 0;
-      ok = write_table(g, fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, inner, (hsize_t)s_count,
-                       col) >= 0;
-    }
-    /* Polygon vertices packed: shape i owns rows first_vertex[i] ... + vertex_count[i] − 1. */
-    int vertex_total = 0;
-    for (int i = 0; ok && i < s_count; i++) {
-      icol[i] = shapes[i].type == CLT_SHAPE_POLYGON ? shapes[i].vertex_count : 0;
-      vertex_total += icol[i];
-    }
-    ok = ok && write_table(g, "vertex_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count,
-                           icol) >= 0;
-    double *vertices = calloc((size_t)(vertex_total > 0 ? vertex_total : 1) * 2, sizeof *vertices);
-    if (!vertices) ok = false;
-    int v = 0;
-    for (int i = 0; ok && i < s_count; i++) {
-      int count = icol[i];
-      icol[i] = v;
-      for (int k = 0; k < count; k++, v++) {
-        vertices[2 * v] = shapes[i].vertices[k][0];
-        vertices[2 * v + 1] = shapes[i].vertices[k][1];
-      }
-    }
-    ok = ok && write_table(g, "first_vertex", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count,
-                           icol) >= 0;
-    hsize_t two = 2;
-    ok = ok && write_table(g, "vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &two, (hsize_t)vertex_total,
-                           vertices) >= 0;
-    free(vertices);
-    for (int i = 0; ok && i < s_count; i++) icol[i] = shapes[i].material;
-    ok = ok &&
-         write_table(g, "material", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol) >= 0;
-    free(col);
-    free(icol);
-    if (g >= 0) H5Gclose(g);
-  }
-  free(info);
-  free(names);
-  free(types);
-  free(mass);
-  free(inertia);
-  free(shape_count);
-  free(first_shape);
-  free(shapes);
-  free(shape_body);
-  free(shape_types);
-  return ok;
+  return write_bodies(out, world, 0, out->body_count, true);
 }
 
 static bool flush_buffers(clt_output_t *out) {
@@ -1177,7 +1280,30 @@ static bool record_contacts(clt_output_t *out, const clt_world_t *world, int r) 
   return true;
 }
 
+/* Whether trajectory series k has a column per body. */
+static bool per_body(int k) { return k != TRAJ_STEP && k != TRAJ_TIME && k != TRAJ_BODIES; }
+
+/* A growing run: the bodies added to the world since the last frame or checkpoint get their rows
+ * in /bodies and /shapes and their columns in the per-body series, after the frames buffered
+ * before them are flushed. */
+static bool grow(clt_output_t *out, const clt_world_t *world) {
+  int n = clt_world_body_count(world);
+  if (!out->growing || n <= out->body_count) return true;
+  if (!flush_buffers(out)) return false;
+  int from = out->body_count;
+  clt_body_id_t *bodies = realloc(out->bodies, sizeof *bodies * (size_t)n);
+  if (!bodies) return false;
+  out->bodies = bodies;
+  for (int i = from; i < n; i++) out->bodies[i] = clt_world_body_at(world, i);
+  if (!write_bodies(out, world, from, n, false)) return false;
+  out->body_count = n;
+  for (int k = 0; k < TRAJ_COUNT; k++)
+    if (traj_enabled(out, k) && per_body(k) && set_body_columns(out->traj[k], (hsize_t)n) < 0) return false;
+  return size_buffers(out, n);
+}
+
 static bool record_frame(clt_output_t *out, const clt_world_t *world) {
+  if (!grow(out, world)) return false;
   if (!out->options.trajectory) return true;
   int r = out->traj_rows, n = out->body_count;
   double *step = out->traj_buffer[TRAJ_STEP] + r, *time = out->traj_buffer[TRAJ_TIME] + r;
@@ -1187,6 +1313,7 @@ static bool record_frame(clt_output_t *out, const clt_world_t *world) {
   double *ang = out->traj_buffer[TRAJ_ANGULAR] + (size_t)r * (size_t)out->traj_width[TRAJ_ANGULAR];
   *step = (double)clt_world_step_count(world);
   *time = clt_world_time(world);
+  out->last_frame_step = clt_world_step_count(world);
   for (int i = 0; i < n; i++) {
     clt_body_state_t s;
     if (clt_body_get_state(world, out->bodies[i], &s) != CLT_OK) return false;
@@ -1200,6 +1327,14 @@ static bool record_frame(clt_output_t *out, const clt_world_t *world) {
     } else {
       ori[i] = s.angle;
       ang[i] = s.angular_velocity[0];
+    }
+  }
+  if (out->growing) {
+    out->traj_buffer[TRAJ_BODIES][r] = n;
+    double *length = out->traj_buffer[TRAJ_LENGTH] + (size_t)r * (size_t)n;
+    for (int i = 0; i < n; i++) {
+      clt_shape_def_t shape;
+      length[i] = clt_body_get_shape(world, out->bodies[i], 0, &shape) == CLT_OK ? shape.length : NAN;
     }
   }
   if (out->contacts && !record_contacts(out, world, r)) return false;
@@ -1322,6 +1457,17 @@ clt_status_t clt_output_record_step(clt_output_t *out, const clt_world_t *world)
   return ok ? CLT_OK : CLT_ERR_IO;
 }
 
+clt_status_t clt_output_record_frame(clt_output_t *out, const clt_world_t *world) {
+  if (out->failed) return CLT_ERR_IO;
+  if (out->last_frame_step == clt_world_step_count(world)) return CLT_OK;
+  silence_t quiet = silence_begin();
+  errno = 0;
+  bool ok = record_frame(out, world);
+  if (!ok) note_failure(out, errno);
+  silence_end(quiet);
+  return ok ? CLT_OK : CLT_ERR_IO;
+}
+
 /* clt_world_state_hash as 16 lower-case hex digits (docs/output-format.md "state_hash"). */
 static void format_state_hash(const clt_world_t *world, char hash[17]) {
   snprintf(hash, 17, "%016llx", (unsigned long long)clt_world_state_hash(world));
@@ -1332,19 +1478,28 @@ void clt_output_record_final_state(clt_output_t *out, const clt_world_t *world) 
   out->state_hash_step = clt_world_step_count(world);
 }
 
+clt_status_t clt_output_attach_colony(clt_output_t *out, const clt_colony_t *colony) {
+  if (!out || !colony || !out->growing || clt_colony_world(colony) == NULL) return CLT_ERR_INVALID_ARGUMENT;
+  out->colony = colony;
+  return CLT_OK;
+}
+
 clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *world) {
   if (out->failed) return CLT_ERR_IO;
+  if (out->growing && !out->colony) return CLT_ERR_INVALID_ARGUMENT; /* its cells could not be restored */
   size_t size = clt_world_state_size(world);
-  unsigned char *blob = malloc(size > 0 ? size : 1);
+  size_t colony_size = out->colony ? clt_colony_state_size(out->colony) : 0;
+  unsigned char *blob = malloc(size + colony_size + 1);
   if (!blob) return CLT_ERR_OUT_OF_MEMORY;
   clt_status_t status = clt_world_save_state(world, blob, size);
+  if (status == CLT_OK && out->colony) status = clt_colony_save_state(out->colony, blob + size, colony_size);
   if (status != CLT_OK) {
     free(blob);
     return status;
   }
   silence_t quiet = silence_begin();
   errno = 0;
-  bool ok = flush_buffers(out);
+  bool ok = grow(out, world) && flush_buffers(out); /* /bodies holds the checkpoint's bodies */
   if (ok && !room_for(out, (uint64_t)size + 65536 + out->flush_margin)) {
     errno = ENOSPC;
     ok = false;
@@ -1368,6 +1523,11 @@ clt_status_t clt_output_write_checkpoint(clt_output_t *out, const clt_world_t *w
       d = direct;
     }
     ok = d >= 0 && append_rows(d, H5T_NATIVE_UCHAR, (hsize_t)size, blob) >= 0;
+  }
+  if (ok && out->colony) { /* the colony's own state (clatter/colony.h "Checkpoints") */
+    hid_t c = create_table(g, "colony", H5T_STD_U8LE, 0, NULL, 65536);
+    ok = c >= 0 && append_rows(c, H5T_NATIVE_UCHAR, (hsize_t)colony_size, blob + size) >= 0;
+    if (c >= 0 && H5Dclose(c) < 0) ok = false;
   }
   int64_t step = clt_world_step_count(world);
   ok = ok && set_attr_int64(g, "step", step) >= 0;
@@ -1832,17 +1992,61 @@ static bool truncate_contacts(clt_output_t *out, int64_t frames) {
 
 /* Loads the /checkpoint of an open run file into world and sets *step to its step. A file without
  * one: *step = −1 and CLT_OK (the caller decides). */
-static clt_status_t load_checkpoint(hid_t file, const char *path, clt_world_t *world, int64_t *step, char *message,
-                                    size_t message_size) {
+/* The colony's state of /checkpoint/colony into colony (before the world's state: it adds the cell
+ * bodies the world's state then fills in, clatter/colony.h "Checkpoints"). */
+static clt_status_t load_colony(hid_t g, const char *path, clt_colony_t *colony, char *message, size_t message_size) {
+  if (H5Lexists(g, "colony", H5P_DEFAULT) <= 0) {
+    set_message(message, message_size, "%s: damaged /checkpoint: a colony run's checkpoint without its colony%s", path,
+                NULL);
+    return CLT_ERR_FORMAT;
+  }
+  hid_t d = H5Dopen2(g, "colony", H5P_DEFAULT);
+  hsize_t rows = 0;
+  struct stat st;
+  clt_status_t status = CLT_OK;
+  if (d < 0 || !clt_h5_column_rows(d, &rows) || stat(path, &st) != 0 || rows > (hsize_t)st.st_size) {
+    set_message(message, message_size, "%s: damaged /checkpoint/colony%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  } else {
+    unsigned char *blob = malloc((size_t)rows + 1);
+    if (!blob) {
+      status = CLT_ERR_OUT_OF_MEMORY;
+    } else if (rows > 0 && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, blob) < 0) {
+      set_message(message, message_size, "%s: cannot read /checkpoint/colony%s", path, NULL);
+      status = CLT_ERR_FORMAT;
+    } else {
+      status = clt_colony_load_state(colony, blob, (size_t)rows);
+      if (status != CLT_OK)
+        set_message(message, message_size, "%s: checkpoint rejected: %s", path,
+                    clt_world_error(clt_colony_world(colony)));
+    }
+    free(blob);
+  }
+  if (d >= 0) H5Dclose(d);
+  return status;
+}
+
+static clt_status_t load_checkpoint(hid_t file, const char *path, clt_world_t *world, clt_colony_t *colony,
+                                    int64_t *step, char *message, size_t message_size) {
   *step = -1;
   if (H5Lexists(file, "checkpoint", H5P_DEFAULT) <= 0) return CLT_OK;
   clt_status_t status = CLT_OK;
   hid_t g = H5Gopen2(file, "checkpoint", H5P_DEFAULT);
+  if (g >= 0 && !colony && H5Lexists(g, "colony", H5P_DEFAULT) > 0) {
+    set_message(message, message_size,
+                "%s: a colony run's checkpoint: its cells are restored only by continuing the run (--resume)%s", path,
+                NULL);
+    H5Gclose(g);
+    return CLT_ERR_FORMAT;
+  }
+  if (g >= 0 && colony) status = load_colony(g, path, colony, message, message_size);
   hid_t d = g >= 0 ? H5Dopen2(g, "state", H5P_DEFAULT) : -1;
   int64_t size = -1, at = -1;
   struct stat st;
   hsize_t rows = 0;
-  if (d < 0 || !get_attr_int64(g, "step", &at) || !get_attr_int64(g, "size", &size) || size < 0 ||
+  if (status != CLT_OK) {
+    /* the colony's state was refused (message set) */
+  } else if (d < 0 || !get_attr_int64(g, "step", &at) || !get_attr_int64(g, "size", &size) || size < 0 ||
       !clt_h5_column_rows(d, &rows) || (hsize_t)size != rows) {
     set_message(message, message_size, "%s: damaged /checkpoint%s", path, NULL);
     status = CLT_ERR_FORMAT;
@@ -1931,7 +2135,7 @@ clt_status_t clt_output_load_checkpoint(const char *path, clt_world_t *world, in
   } else if (!same_bodies(file, path, world, message, message_size)) {
     status = CLT_ERR_FORMAT;
   } else {
-    status = load_checkpoint(file, path, world, step, message, message_size);
+    status = load_checkpoint(file, path, world, NULL, step, message, message_size);
     if (status == CLT_OK && *step < 0) {
       set_message(message, message_size,
                   "%s: has no checkpoint (write one with clatter run --checkpoint-every N; a run stopped by "
@@ -2034,12 +2238,48 @@ static bool recover_interrupted(const char *path, char *message, size_t size) {
   return ok;
 }
 
-clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
-                               clt_world_t **world_out, clt_output_t **result, char *message,
-                               size_t message_size) {
+/* A growing run's /bodies and /shapes cut back to the bodies of the restored state (rows written
+ * for bodies added after the checkpoint go). */
+static bool cut_bodies(clt_output_t *out, const clt_world_t *world) {
+  int shapes = 0, vertices = 0;
+  for (int i = 0; i < out->body_count; i++) {
+    clt_body_info_t info;
+    if (clt_body_get_info(world, out->bodies[i], &info) != CLT_OK) return false;
+    for (int k = 0; k < info.shape_count; k++) {
+      clt_shape_def_t shape;
+      if (clt_body_get_shape(world, out->bodies[i], k, &shape) != CLT_OK) return false;
+      if (shape.type == CLT_SHAPE_POLYGON) vertices += shape.vertex_count;
+      shapes++;
+    }
+  }
+  static const char *const body_sets[] = {"name", "type", "mass", "inertia", "shape_count", "first_shape"};
+  static const char *const shape_sets[] = {"body",      "type",         "position",     "orientation", "angle",
+                                           "radius",    "length",       "half_extents", "semi_axes",   "major_radius",
+                                           "minor_radius", "point",     "normal",       "a",           "b",
+                                           "vertex_count", "first_vertex", "material",  "vertices"};
+  bool ok = true;
+  for (size_t i = 0; ok && i < sizeof body_sets / sizeof *body_sets + sizeof shape_sets / sizeof *shape_sets; i++) {
+    bool body = i < sizeof body_sets / sizeof *body_sets;
+    const char *name = body ? body_sets[i] : shape_sets[i - sizeof body_sets / sizeof *body_sets];
+    hsize_t keep = body ? (hsize_t)out->body_count : strcmp(name, "vertices") == 0 ? (hsize_t)vertices : (hsize_t)shapes;
+    hid_t g = H5Gopen2(out->file, body ? "bodies" : "shapes", H5P_DEFAULT);
+    hid_t d = g >= 0 ? H5Dopen2(g, name, H5P_DEFAULT) : -1;
+    ok = d >= 0 && table_rows(d) >= keep && truncate_rows(d, keep) >= 0;
+    if (d >= 0) H5Dclose(d);
+    if (g >= 0) H5Gclose(g);
+  }
+  out->shape_rows = shapes;
+  out->vertex_rows = vertices;
+  return ok;
+}
+
+static clt_status_t resume_run(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
+                               clt_world_t **world_out, clt_colony_t **colony_out, clt_output_t **result,
+                               char *message, size_t message_size) {
   *scene_out = NULL;
   *world_out = NULL;
   *result = NULL;
+  if (colony_out) *colony_out = NULL;
   if (!recover_interrupted(path, message, message_size)) return CLT_ERR_IO;
   char *json = clt_output_read_scene_json(path, message, message_size);
   if (!json) return readable(path, message, message_size) ? CLT_ERR_FORMAT : CLT_ERR_IO;
@@ -2055,16 +2295,34 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
     clt_scene_destroy(scene);
     return status;
   }
+  clt_colony_t *colony = NULL;
+  if (clt_scene_colony(scene)) {
+    if (!colony_out) {
+      set_message(message, message_size,
+                  "%s: a colony run (its world grows): continue it with clt_output_resume_colony%s", path, NULL);
+      status = CLT_ERR_INVALID_ARGUMENT;
+    } else {
+      status = clt_scene_create_colony(scene, world, &colony, message, message_size);
+    }
+    if (status != CLT_OK) {
+      clt_world_destroy(world);
+      clt_scene_destroy(scene);
+      return status;
+    }
+  }
   clt_output_t *out = output_alloc(path, scene);
   if (!out) {
+    clt_colony_destroy(colony);
     clt_world_destroy(world);
     clt_scene_destroy(scene);
     return CLT_ERR_OUT_OF_MEMORY;
   }
   out->replace_final = true; /* the continued run replaces the file it continues */
+  out->colony = colony;
   out->lock_fd = create_exclusive(out->tmp_path, out->path, true, message, message_size);
   if (out->lock_fd < 0) {
     output_free(out);
+    clt_colony_destroy(colony);
     clt_world_destroy(world);
     clt_scene_destroy(scene);
     return CLT_ERR_IO;
@@ -2088,8 +2346,6 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
     }
   }
   if (status == CLT_OK) get_attr_int64(out->file, "checkpoint_every", &out->checkpoint_every);
-  if (status == CLT_OK && !setup_bodies(out, world)) status = CLT_ERR_OUT_OF_MEMORY;
-  if (status == CLT_OK && out->body_count != clt_scene_body_count(scene)) status = CLT_ERR_FORMAT;
   /* Restore the checkpoint (none: start again from the initial state). */
   int64_t step = 0, first = 0;
   if (status == CLT_OK) {
@@ -2101,7 +2357,7 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
     }
   }
   if (status == CLT_OK) {
-    status = load_checkpoint(out->file, path, world, &step, message, message_size);
+    status = load_checkpoint(out->file, path, world, colony, &step, message, message_size);
     if (status == CLT_OK && step >= 0) out->checkpoint_step = step;
     if (status == CLT_OK && step < 0) {
       step = 0;
@@ -2116,6 +2372,13 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
   }
   if (status == CLT_OK && step != clt_world_step_count(world)) {
     set_message(message, message_size, "%s: checkpoint step does not match the restored state%s", path, NULL);
+    status = CLT_ERR_FORMAT;
+  }
+  /* the bodies of the restored state (a growing run's: its cells at the checkpoint) */
+  if (status == CLT_OK && !setup_bodies(out, world)) status = CLT_ERR_OUT_OF_MEMORY;
+  if (status == CLT_OK && !out->growing && out->body_count != clt_scene_body_count(scene)) status = CLT_ERR_FORMAT;
+  if (status == CLT_OK && out->growing && !cut_bodies(out, world)) {
+    set_message(message, message_size, "%s: /bodies or /shapes does not reach the checkpoint%s", path, NULL);
     status = CLT_ERR_FORMAT;
   }
   if (status == CLT_OK && !open_series(out, false)) {
@@ -2169,6 +2432,7 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
   silence_end(quiet);
   if (status != CLT_OK) {
     clt_output_discard(out);
+    clt_colony_destroy(colony);
     clt_world_destroy(world);
     clt_scene_destroy(scene);
     return status;
@@ -2177,8 +2441,21 @@ clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user,
   out->last_time = clt_world_time(world);
   *scene_out = scene;
   *world_out = world;
+  if (colony_out) *colony_out = colony;
   *result = out;
   return CLT_OK;
+}
+
+clt_status_t clt_output_resume(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
+                               clt_world_t **world_out, clt_output_t **result, char *message, size_t message_size) {
+  return resume_run(path, log, log_user, scene_out, world_out, NULL, result, message, message_size);
+}
+
+clt_status_t clt_output_resume_colony(const char *path, clt_log_fn log, void *log_user, clt_scene_t **scene_out,
+                                      clt_world_t **world_out, clt_colony_t **colony_out, clt_output_t **result,
+                                      char *message, size_t message_size) {
+  if (!colony_out) return CLT_ERR_INVALID_ARGUMENT;
+  return resume_run(path, log, log_user, scene_out, world_out, colony_out, result, message, message_size);
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@
 #include "json_text.h"
 
 #define PATH_SIZE 512
+#define CLT_SCENE_PI 3.14159265358979323846
 
 typedef struct name_entry_t {
   const char *name;
@@ -70,7 +71,8 @@ struct clt_scene_t {
   scene_joint_t *joints;
   int force_count;
   scene_force_t *forces;
-  bool has_colony; /* a "colony" block, which this reader does not run (bench/colony does) */
+  bool has_colony; /* a "colony" block (docs/scene-format.md "colony") */
+  clt_scene_colony_t colony;
 };
 
 /* ---------------------------------------------------------------------------------------------
@@ -1881,6 +1883,75 @@ static bool read_output(ctx_t *ctx, const cJSON *o) {
   return true;
 }
 
+/* The "colony" block (docs/scene-format.md "colony", include/clatter/colony.h). The seed cell is
+ * checked when the colony is created (clt_scene_create_colony): it needs the built world. */
+static bool read_colony(ctx_t *ctx, const cJSON *c) {
+  clt_scene_t *scene = ctx->scene;
+  static const char *const keys[] = {"growth_time", "division_length", "max_reorientation_deg", "division_gap",
+                                     "seed",        "generations",     "order",                 NULL};
+  static const char *const order_keys[] = {"radius", "angle_deg", "contact_gap", NULL};
+  const char *p = "colony";
+  if (!expect_object(ctx, c, p) || !check_keys(ctx, c, p, keys, "colony")) return false;
+  if (ctx->dimension != 3)
+    return fail(ctx, p, "the cells are capsules of a 3D world (\"dimension\": 3; \"planar\": true for a 2D colony)");
+  clt_scene_colony_t *col = &scene->colony;
+  col->def = clt_default_colony_def();
+  col->generations = 10;
+  col->order_radius = -1.0;
+  col->order_angle = 10.0 * CLT_SCENE_PI / 180.0;
+  col->order_contact_gap = -1.0;
+  double degrees = col->def.max_reorientation * 180.0 / CLT_SCENE_PI;
+  int64_t seed = (int64_t)col->def.seed, generations = col->generations;
+  if (!read_number(ctx, c, p, "growth_time", &col->def.growth_time, RANGE_POSITIVE, false) ||
+      !read_number(ctx, c, p, "division_length", &col->def.division_length, RANGE_POSITIVE, false) ||
+      !read_number(ctx, c, p, "max_reorientation_deg", &degrees, RANGE_NONNEGATIVE, false) ||
+      !read_number(ctx, c, p, "division_gap", &col->def.division_gap, RANGE_NONNEGATIVE, false) ||
+      !read_int(ctx, c, p, "seed", &seed, 0, INT64_C(1) << 53, false) ||
+      !read_int(ctx, c, p, "generations", &generations, 1, 30, false))
+    return false;
+  if (!(degrees < 90.0)) {
+    char got[64];
+    format_number(degrees, got, sizeof got);
+    return fail(ctx, "colony.max_reorientation_deg", "must be in [0, 90) (got %s)", got);
+  }
+  col->def.max_reorientation = degrees * CLT_SCENE_PI / 180.0;
+  col->def.seed = (uint64_t)seed;
+  col->generations = (int)generations;
+  const cJSON *order = get(c, "order");
+  if (order) {
+    const char *op = "colony.order";
+    double angle = 10.0;
+    if (!expect_object(ctx, order, op) || !check_keys(ctx, order, op, order_keys, "colony.order") ||
+        !read_number(ctx, order, op, "radius", &col->order_radius, RANGE_POSITIVE, false) ||
+        !read_number(ctx, order, op, "angle_deg", &angle, RANGE_POSITIVE, false) ||
+        !read_number(ctx, order, op, "contact_gap", &col->order_contact_gap, RANGE_NONNEGATIVE, false))
+      return false;
+    if (!(angle <= 90.0)) {
+      char got[64];
+      format_number(angle, got, sizeof got);
+      return fail(ctx, "colony.order.angle_deg", "must be in (0, 90] (got %s)", got);
+    }
+    col->order_angle = angle * CLT_SCENE_PI / 180.0;
+  }
+  /* The seed cell: the scene's first dynamic body, one capsule whose diameter is the colony's. */
+  int seed_body = -1;
+  for (int i = 0; i < scene->body_count && seed_body < 0; i++)
+    if (scene->bodies[i].def.type == CLT_BODY_DYNAMIC) seed_body = i;
+  if (seed_body < 0) return fail(ctx, p, "the scene has no dynamic body to grow the colony from (its seed cell)");
+  const clt_body_def_t *seed_def = &scene->bodies[seed_body].def;
+  if (seed_def->shape_count != 1 || seed_def->shapes[0].type != CLT_SHAPE_CAPSULE) {
+    char where[PATH_SIZE];
+    join_index(where, "bodies", scene->bodies[seed_body].entry);
+    return fail(ctx, where, "the colony's seed cell (the first dynamic body) must have one capsule shape");
+  }
+  col->seed_body = seed_body;
+  col->def.diameter = 2.0 * seed_def->shapes[0].radius;
+  if (col->order_radius < 0.0) col->order_radius = 2.0 * col->def.division_length;
+  if (col->order_contact_gap < 0.0) col->order_contact_gap = 0.1 * col->def.diameter;
+  scene->has_colony = true;
+  return true;
+}
+
 /* The scene name becomes a file name ("<name>.h5"): keep it to a safe character set. */
 static bool valid_name(const char *s) {
   if (!*s || *s == '.' || *s == '-' || strlen(s) > 200) return false;
@@ -1923,9 +1994,6 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
                                      "joints",  "forces",      "output",    "law",
                                      "viscosity", "planar",    "colony",    NULL};
   if (!check_keys(ctx, root, "", keys, "a scene")) return false;
-  /* "colony" (growth of dividing cells) is read by bench/colony, not here (docs/scene-format.md);
-   * clt_scene_create_world warns that the world it builds does not grow. */
-  scene->has_colony = cJSON_GetObjectItemCaseSensitive(root, "colony") != NULL;
 
   const char *name = NULL;
   if (!read_string(ctx, root, "", "name", &name, false)) return false;
@@ -2071,6 +2139,8 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
   if (!scene->output_path) scene->output_path = dup_string("");
   if (!scene->output_path) return fail(ctx, NULL, "out of memory");
   scene->output.path = scene->output_path;
+  const cJSON *colony = get(root, "colony");
+  if (colony && !read_colony(ctx, colony)) return false;
   return true;
 }
 
@@ -2307,6 +2377,25 @@ const clt_body_def_t *clt_scene_body_def(const clt_scene_t *scene, int index) {
   return &scene->bodies[index].def;
 }
 
+const clt_scene_colony_t *clt_scene_colony(const clt_scene_t *scene) {
+  return scene && scene->has_colony ? &scene->colony : NULL;
+}
+
+clt_status_t clt_scene_create_colony(const clt_scene_t *scene, clt_world_t *world, clt_colony_t **out, char *message,
+                                     size_t message_size) {
+  *out = NULL;
+  if (!scene->has_colony) {
+    if (message && message_size) snprintf(message, message_size, "%s: the scene has no \"colony\" block", scene->source);
+    return CLT_ERR_INVALID_ARGUMENT;
+  }
+  clt_colony_def_t def = scene->colony.def;
+  def.first_cell = clt_world_body_at(world, scene->colony.seed_body);
+  clt_status_t status = clt_colony_create(world, &def, out);
+  if (status != CLT_OK && message && message_size)
+    snprintf(message, message_size, "%s: %s", scene->source, clt_world_error(world));
+  return status;
+}
+
 static clt_status_t world_failure(const clt_scene_t *scene, clt_world_t *world, clt_status_t status,
                                   const char *path, char *message, size_t message_size) {
   if (message && message_size) {
@@ -2337,14 +2426,6 @@ clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, vo
       snprintf(message, message_size, "%s: %s", scene->source, reason[0] ? reason : clt_status_name(status));
     }
     return status;
-  }
-  if (scene->has_colony && log) {
-    char note[PATH_SIZE + 256];
-    snprintf(note, sizeof note,
-             "%s: colony: the cells' growth and division are run by bench/colony's colony_bench "
-             "(bench/colony/README.md); this world steps the scene's bodies without growth",
-             scene->source);
-    log(log_user, CLT_LOG_WARNING, note);
   }
   char path[PATH_SIZE];
   int *material_index = calloc((size_t)(scene->material_count ? scene->material_count : 1), sizeof(int));

@@ -22,7 +22,7 @@ typedef struct prim_t {
   double center[3];
   double q[4];     /* local → world */
   double radius;   /* bounding sphere */
-  const clt_viz_shape_t *shape;
+  clt_viz_shape_t shape; /* as at the frame (a growing run: its length then) */
   double rgb[3];
 } prim_t;
 
@@ -242,7 +242,7 @@ static bool hit_prim(const prim_t *pr, const double o[3], const double d[3], dou
   double qi[4] = {pr->q[0], -pr->q[1], -pr->q[2], -pr->q[3]}, ol[3], dl[3], nl[3] = {0, 0, 1};
   clt_viz_quat_rotate(qi, oc, ol);
   clt_viz_quat_rotate(qi, d, dl);
-  const clt_viz_shape_t *s = pr->shape;
+  const clt_viz_shape_t *s = &pr->shape;
   bool hit = false;
   switch (pr->type) {
     case CLT_SHAPE_SPHERE: {
@@ -428,7 +428,9 @@ clt_status_t clt_viz_render_3d(const clt_viz_run_t *run, int64_t frame, const cl
   }
   clt_viz_body_colors(run, frame, options, colors);
   for (int k = 0; k < run->shape_count; k++) {
-    const clt_viz_shape_t *s = &run->shapes[k];
+    clt_viz_shape_t shape;
+    if (!clt_viz_frame_shape(run, frame, k, &shape)) continue; /* not yet born (a growing run) */
+    const clt_viz_shape_t *s = &shape;
     double p[3], q[4];
     clt_viz_shape_pose(run, frame, k, p, q);
     if (s->type == CLT_SHAPE_HALFSPACE) {
@@ -449,7 +451,7 @@ clt_status_t clt_viz_render_3d(const clt_viz_run_t *run, int64_t frame, const cl
     double qn = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     for (int i = 0; i < 4; i++) pr->q[i] = q[i] / qn;
     pr->radius = r;
-    pr->shape = s;
+    pr->shape = *s;
     memcpy(pr->rgb, colors + 3 * s->body, sizeof pr->rgb);
     if (prim_rect(&cam, view, pr, rects + 4 * sc.prim_count)) sc.prim_count++;
   }

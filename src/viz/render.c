@@ -124,7 +124,9 @@ static bool is_plane(clt_shape_type_t t) { return t == CLT_SHAPE_HALFPLANE || t 
 
 /* Exact 2D extent of a shape at a frame. */
 static void shape_bounds_2d(const clt_viz_run_t *run, int64_t frame, int k, bounds_t *b) {
-  const clt_viz_shape_t *s = &run->shapes[k];
+  clt_viz_shape_t shape;
+  if (!clt_viz_frame_shape(run, frame, k, &shape)) return;
+  const clt_viz_shape_t *s = &shape;
   double p[3], q[4];
   clt_viz_shape_pose(run, frame, k, p, q);
   double c = q[0] * q[0] - q[3] * q[3], sn = 2 * q[0] * q[3]; /* cos θ, sin θ */
@@ -205,8 +207,10 @@ void clt_viz_fit_view(const clt_viz_run_t *run, int64_t first, int64_t last, int
         shape_bounds_2d(run, f, k, &b);
       } else if (!is_plane(run->shapes[k].type)) {
         double p[3], q[4];
+        clt_viz_shape_t shape;
+        if (!clt_viz_frame_shape(run, f, k, &shape)) continue;
         clt_viz_shape_pose(run, f, k, p, q);
-        bounds_add(&b, p, shape_bounding_radius(run, &run->shapes[k]));
+        bounds_add(&b, p, shape_bounding_radius(run, &shape));
       }
     }
     for (int l = 0; l < run->link_count; l++) {
@@ -558,7 +562,9 @@ clt_status_t clt_viz_render_2d(const clt_viz_run_t *run, int64_t frame, const cl
     cairo_stroke(cr);
   }
   for (int k = 0; k < run->shape_count; k++) {
-    const clt_viz_shape_t *s = &run->shapes[k];
+    clt_viz_shape_t shape;
+    if (!clt_viz_frame_shape(run, frame, k, &shape)) continue;
+    const clt_viz_shape_t *s = &shape;
     if (s->type == CLT_SHAPE_HALFPLANE) continue;
     double p[3], q[4], rgb[3];
     clt_viz_shape_pose(run, frame, k, p, q);

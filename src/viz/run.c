@@ -442,8 +442,9 @@ static bool read_shapes(hid_t file, clt_viz_run_t *run) {
 struct clt_viz_frame_cache_t {
   hid_t file;
   hid_t position, orientation, velocity, angular_velocity; /* −1 if absent; orientation = angle in 2D */
+  hid_t length; /* a growing run's /trajectory/length, −1 if absent */
   clt_viz_frame_t view;
-  double *position_buf, *orientation_buf, *angle_buf, *velocity_buf, *angular_velocity_buf, *scratch;
+  double *position_buf, *orientation_buf, *angle_buf, *velocity_buf, *angular_velocity_buf, *length_buf, *scratch;
 };
 
 /* Reads row `row` of a dataset (rows × inner...) into out (all inner elements). */
@@ -469,8 +470,8 @@ static bool read_row(hid_t dset, int64_t row, double *out) {
 
 static void close_cache(struct clt_viz_frame_cache_t *c) {
   if (!c) return;
-  hid_t sets[4] = {c->position, c->orientation, c->velocity, c->angular_velocity};
-  for (int i = 0; i < 4; i++) {
+  hid_t sets[5] = {c->position, c->orientation, c->velocity, c->angular_velocity, c->length};
+  for (int i = 0; i < 5; i++) {
     if (sets[i] >= 0) H5Dclose(sets[i]);
   }
   if (c->file >= 0) H5Fclose(c->file);
@@ -479,6 +480,7 @@ static void close_cache(struct clt_viz_frame_cache_t *c) {
   free(c->angle_buf);
   free(c->velocity_buf);
   free(c->angular_velocity_buf);
+  free(c->length_buf);
   free(c->scratch);
   free(c);
 }
@@ -488,7 +490,7 @@ static bool open_trajectory(hid_t file, clt_viz_run_t *run) {
   struct clt_viz_frame_cache_t *c = calloc(1, sizeof *c);
   if (!c) return false;
   c->file = file;
-  c->position = c->orientation = c->velocity = c->angular_velocity = -1;
+  c->position = c->orientation = c->velocity = c->angular_velocity = c->length = -1;
   c->view.frame = -1;
   run->cache = c;
   hsize_t dims[3];
@@ -508,7 +510,8 @@ static bool open_trajectory(hid_t file, clt_viz_run_t *run) {
   } sets[] = {{"trajectory/position", 3, true, &c->position},
               {ori, ori_width, true, &c->orientation},
               {"trajectory/velocity", 3, false, &c->velocity},
-              {"trajectory/angular_velocity", w_width, false, &c->angular_velocity}};
+              {"trajectory/angular_velocity", w_width, false, &c->angular_velocity},
+              {"trajectory/length", 1, false, &c->length}};
   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
     int rank = dataset_dims(file, sets[i].path, dims);
     if (rank < 0) {
@@ -526,11 +529,13 @@ static bool open_trajectory(hid_t file, clt_viz_run_t *run) {
   c->angle_buf = run->dimension == 2 ? calloc(rows, sizeof(double)) : NULL;
   c->velocity_buf = c->velocity >= 0 ? calloc(rows * 3, sizeof(double)) : NULL;
   c->angular_velocity_buf = c->angular_velocity >= 0 ? calloc(rows * 3, sizeof(double)) : NULL;
+  c->length_buf = c->length >= 0 ? calloc(rows, sizeof(double)) : NULL;
   c->scratch = calloc(rows, sizeof(double));
   run->has_velocity = c->velocity >= 0;
   run->has_angular_velocity = c->angular_velocity >= 0;
   return c->position_buf && c->orientation_buf && c->scratch && (run->dimension == 3 || c->angle_buf) &&
-         (c->velocity < 0 || c->velocity_buf) && (c->angular_velocity < 0 || c->angular_velocity_buf);
+         (c->velocity < 0 || c->velocity_buf) && (c->angular_velocity < 0 || c->angular_velocity_buf) &&
+         (c->length < 0 || c->length_buf);
 }
 
 const clt_viz_frame_t *clt_viz_run_frame(const clt_viz_run_t *run, int64_t frame) {
@@ -561,6 +566,7 @@ const clt_viz_frame_t *clt_viz_run_frame(const clt_viz_run_t *run, int64_t frame
       ok = read_row(c->angular_velocity, frame, c->angular_velocity_buf);
     }
   }
+  if (ok && c->length >= 0) ok = read_row(c->length, frame, c->length_buf);
   H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
   if (!ok) {
     c->view.frame = -1;
@@ -572,6 +578,7 @@ const clt_viz_frame_t *clt_viz_run_frame(const clt_viz_run_t *run, int64_t frame
   c->view.angle = c->angle_buf;
   c->view.velocity = c->velocity_buf;
   c->view.angular_velocity = c->angular_velocity_buf;
+  c->view.length = c->length_buf;
   return &c->view;
 }
 
@@ -837,6 +844,15 @@ void clt_viz_shape_pose(const clt_viz_run_t *run, int64_t frame, int shape, doub
   clt_viz_quat_rotate(q, s->position, r);
   for (int i = 0; i < 3; i++) position[i] = p[i] + r[i];
   clt_viz_quat_mul(q, ql, orientation);
+}
+
+bool clt_viz_frame_shape(const clt_viz_run_t *run, int64_t frame, int shape, clt_viz_shape_t *out) {
+  *out = run->shapes[shape];
+  const clt_viz_frame_t *f = clt_viz_run_frame(run, frame);
+  if (!f) return true; /* no trajectory: the shape as stored */
+  if (isnan(f->position[3 * (size_t)out->body])) return false;
+  if (f->length && out->type == CLT_SHAPE_CAPSULE) out->length = f->length[out->body];
+  return true;
 }
 
 int64_t clt_viz_frame_at_time(const clt_viz_run_t *run, double t) {

@@ -121,6 +121,7 @@ typedef struct clt_viz_frame_t {
   const double *angle;            /* body_count (2D), else NULL */
   const double *velocity;         /* body_count × 3, or NULL when the run has none */
   const double *angular_velocity; /* body_count × 3 (3D body frame; 2D: (0, 0, ω)), or NULL */
+  const double *length;           /* body_count: a growing run's capsule lengths (/trajectory/length), or NULL */
 } clt_viz_frame_t;
 
 /* Reads (or returns the cached) frame 0 ≤ frame < frame_count. The pointers stay valid until the
@@ -131,6 +132,11 @@ const clt_viz_frame_t *clt_viz_run_frame(const clt_viz_run_t *run, int64_t frame
 /* A diagnostics column by name (NULL if absent). "energy" is derived: kinetic + potential
  * (computed on first use and cached in the run). */
 const double *clt_viz_run_diagnostic(clt_viz_run_t *run, const char *name);
+
+/* Shape `shape` as it is at a frame: in a growing run (a colony) a capsule takes the frame's length
+ * of its body. False when its body does not exist yet at that frame (its position is NaN:
+ * docs/output-format.md "Growing runs"): draw nothing for it. */
+bool clt_viz_frame_shape(const clt_viz_run_t *run, int64_t frame, int shape, clt_viz_shape_t *out);
 
 /* World pose of a body or of a shape at a trajectory frame (orientation as (w, x, y, z); 2D:
  * rotation about z). NaN if the frame cannot be read. */

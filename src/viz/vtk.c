@@ -142,7 +142,9 @@ static void torus_fn(const clt_viz_shape_t *s, int i, int j, int rows, int cols,
 }
 
 static void mesh_shape(mesh_t *m, const clt_viz_run_t *run, int64_t frame, int k, double plane_size) {
-  const clt_viz_shape_t *s = &run->shapes[k];
+  clt_viz_shape_t shape;
+  if (!clt_viz_frame_shape(run, frame, k, &shape)) return; /* not yet born (a growing run) */
+  const clt_viz_shape_t *s = &shape;
   double p[3], q[4];
   clt_viz_shape_pose(run, frame, k, p, q);
   int body = s->body, type = (int)s->type;
