@@ -109,7 +109,7 @@ typedef struct clt_relaxed_work_t {
   unsigned char *ext_changed;
   int ext_changes;
   double widen; /* how far pair_reach widens the boxes of dynamic bodies (clt_stage_relaxed_collide) */
-  /* The solves of one step (clt_stage_relaxed_solves): after solve `round`, a body whose motion h v⁺
+  /* The solves of one step (the rounds, clt_stage_relaxed_test): after solve `round`, a body whose motion h v⁺
    * left the box the active set was built from demands its v⁺ (± a margin) in its box for the
    * next: demand holds 6 per body (the velocities' lower and upper corner), demanded which bodies
    * have one. The next solve starts from the impulses of this one (round_memory, in the contact
@@ -126,6 +126,9 @@ typedef struct clt_relaxed_work_t {
   clt_contact_memory_t *round_memory;
   int round_memory_count, round_memory_capacity;
   bool round_warm;
+  int sweeps;           /* the step's solves' iterations so far */
+  int last_count;       /* the contacts of the last round's solve, −1 before the first */
+  uint64_t last_keys;   /* and their keys (contact_keys, stage_solve_relaxed.c) */
   /* The swept broad phase's pairs (work->broadphase) stand in for the penetration diagnostics'
    * broad phase (clt_world_penetration, stage_collide.c) while every body is within its allowance
    * of where it was then (clt_relaxed_keep_pairs). */
@@ -235,14 +238,22 @@ double clt_body_extent(const clt_world_t *world, int i);
  * whether the body also has an unbounded shape (stage_collide.c). */
 double clt_body_rotation_reach(const clt_world_t *world, int i, bool *unbounded);
 
-/* Stage "solves" of scheme relaxed: collide, joint rows, contact rows, free velocity and solve
- * (the stages below), then the a-posteriori test of the active set: when the solution moves a body
+/* The solve rounds of scheme relaxed (scheme_relaxed.c's stage list): a round is stages "active
+ * set" (collide: the swept active set), "joint rows", "contact rows", "free velocity" and "solve",
+ * then "active set test", the a-posteriori test of the active set: when the solution moves a body
  * outside the box of motions its active set was built for, by more than ε̂/4, the body's box takes
- * in its new velocity and the step is solved again from the start-of-step velocities, warm-started
- * from the last solve, at most RELAXED_SOLVES times. Times its parts into the diagnostics' collide,
- * assemble and solve clocks; diagnostics.iterations are the sweeps of all the solves, solves their
- * number, set_misses the bodies the last allowed solve left outside their boxes. */
-clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c);
+ * in its new velocity and the round runs again from the start-of-step velocities, warm-started
+ * from the last solve, at most RELAXED_SOLVES times; a round whose active set finds the contacts
+ * of the round before keeps that round's solve and ends the rounds. "begin solves" and "end
+ * solves" set up and close the rounds. diagnostics.iterations are the sweeps of all the solves,
+ * solves their number, set_misses the bodies the last allowed solve left outside their boxes. */
+clt_status_t clt_stage_relaxed_begin(clt_step_context_t *c);
+clt_status_t clt_stage_relaxed_active_set(clt_step_context_t *c); /* branches to "end solves" */
+clt_status_t clt_stage_relaxed_joint_rows(clt_step_context_t *c);
+clt_status_t clt_stage_relaxed_free_velocity(clt_step_context_t *c);
+clt_status_t clt_stage_relaxed_solve_round(clt_step_context_t *c);
+clt_status_t clt_stage_relaxed_test(clt_step_context_t *c); /* branches to "active set" */
+clt_status_t clt_stage_relaxed_end(clt_step_context_t *c);
 
 /* Stage "inverse mass" of scheme relaxed: M̂⁻¹ per body into the step workspace (stage_mass.c) only
  * where a solve reads it there: APGD / BBPGD / MPRGP, joint rows, the semi-implicit gyroscopic

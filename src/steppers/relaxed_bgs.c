@@ -50,7 +50,7 @@
  * same as a full scan's. After each sweep up to RELAXED_FOCUS focused passes revisit, in the same colour order,
  * the blocks whose last update exceeded RELAXED_HOT × the tolerance (a pile's residual sits in few
  * blocks). Warm start: the contact memory (c_n and the tangential impulse vector, i.e. P itself;
- * in a later solve of the step, the memory the solve before left: clt_stage_relaxed_solves)
+ * in a later solve of the step, the memory the solve before left: stage "active set test", relaxed.h)
  * projected onto this step's cone, and the joint memory.
  *
  * Speed (docs/design/granular.md "Memory"): the blocks are records in colour order (the sweeps

@@ -72,12 +72,32 @@ typedef struct clt_relcp_work_t {
   int dense_capacity;      /* dense holds dense_capacity² doubles */
   double *accumulator;     /* 6 per body: the operator's B D x */
   int accumulator_capacity;
+  /* the recursion of this step (the stages "prepare" … "recurse") */
+  bool multisphere;        /* the constraints are between proxies */
+  int pass;                /* passes so far */
+  int prepared;            /* constraints prepared by the passes before */
+  int violations;          /* pairs overlapping beyond the tolerance after the last pass */
+  double max_overlap;      /* their largest overlap */
 } clt_relcp_work_t;
 
 void clt_relcp_work_destroy(clt_relcp_work_t *work);
 
-/* Stage "relcp" (stage_relcp.c): mobility, SNSD constraints, the recursion, the new state. */
-clt_status_t clt_stage_relcp(clt_step_context_t *c);
+/* The stages of the ReLCP family (stage_relcp.c; scheme_relcp.c's list, SPEC.md §6.2):
+ * "mobility": B and the free motion of the law, the shape instances (proxies for multisphere);
+ * "active set": C₀, the constraints of the pairs within ε̂ at q;
+ * "prepare": the constraints added since the last pass get their rows; "solve": the pass's LCP
+ * and the trial state q_{k+1}; "overlaps": the true overlaps at q_{k+1} (multisphere: completes
+ * the candidate set and branches back to "prepare" when it added pairs); "recurse": the pairs
+ * overlapping beyond the tolerance become constraints and the recursion branches back to
+ * "prepare" (relcp only; at relcp_max_iterations the step fails);
+ * "accept": q⁺ = q_{k+1}, the contact report and memory, the diagnostics. */
+clt_status_t clt_stage_relcp_mobility(clt_step_context_t *c);
+clt_status_t clt_stage_relcp_active_set(clt_step_context_t *c);
+clt_status_t clt_stage_relcp_prepare(clt_step_context_t *c);
+clt_status_t clt_stage_relcp_solve_pass(clt_step_context_t *c);
+clt_status_t clt_stage_relcp_overlaps(clt_step_context_t *c); /* branches to "prepare" */
+clt_status_t clt_stage_relcp_recurse(clt_step_context_t *c);  /* branches to "prepare" */
+clt_status_t clt_stage_relcp_accept(clt_step_context_t *c);
 
 /* One pass's LCP (stage_relcp_solve.c): A = h Dᵀ B D of the work's constraints (dense for small
  * problems and Lemke, matrix-free otherwise), b = work->b; λ (work->lambda) is the start and the

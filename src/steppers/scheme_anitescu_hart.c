@@ -10,11 +10,11 @@ static double bias_anitescu_hart(const clt_method_t *method, double value, doubl
 
 static const clt_stage_t stages[] = {
     CLT_STAGES_DYNAMICS,
-    {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},
-    {"spring projection", clt_stage_spring_project, CLT_CLOCK_SOLVE},
-    {"commit", clt_stage_commit, CLT_CLOCK_OTHER},
-    {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
-    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER},
+    {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER, NULL},
+    {"spring projection", clt_stage_spring_project, CLT_CLOCK_SOLVE, NULL},
+    {"commit", clt_stage_commit, CLT_CLOCK_OTHER, NULL},
+    {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER, NULL},
+    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER, NULL},
 };
 
 const clt_scheme_ops_t clt_scheme_anitescu_hart = {"anitescu-hart", bias_anitescu_hart, stages,

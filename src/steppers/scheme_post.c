@@ -12,12 +12,12 @@ static double bias_post(const clt_method_t *method, double value, double h) {
 
 static const clt_stage_t stages[] = {
     CLT_STAGES_DYNAMICS,
-    {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},
-    {"spring projection", clt_stage_spring_project, CLT_CLOCK_SOLVE},
-    {"post-stabilize", clt_stage_post_project, CLT_CLOCK_SOLVE},
-    {"commit", clt_stage_commit, CLT_CLOCK_OTHER},
-    {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
-    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER},
+    {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER, NULL},
+    {"spring projection", clt_stage_spring_project, CLT_CLOCK_SOLVE, NULL},
+    {"post-stabilize", clt_stage_post_project, CLT_CLOCK_SOLVE, NULL},
+    {"commit", clt_stage_commit, CLT_CLOCK_OTHER, NULL},
+    {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER, NULL},
+    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER, NULL},
 };
 
 const clt_scheme_ops_t clt_scheme_post = {"post", bias_post, stages, CLT_STAGE_COUNT(stages), false};

@@ -4,9 +4,8 @@
  * (relaxed_bgs.c; method.solver bgs, the default) or APGD / BBPGD (stage_solve_relaxed.c), all
  * matrix-free. Optionally the exact circular Coulomb cone (method.friction_cone). Its contact
  * stage computes Δ (restitution as in every scheme) but builds no friction-direction rows: the
- * solve stage builds the rows it uses. Collide to solve run as one stage, "solves", which repeats
- * them when the solution leaves the motions the active set was built for (stage_solve_relaxed.c,
- * clt_stage_relaxed_solves). */
+ * solve stage builds the rows it uses. The stages from "active set" to "active set test" are a round,
+ * repeated when the solution leaves the motions the active set was built for (relaxed.h). */
 #include "steppers/relaxed.h"
 
 static double bias_relaxed(const clt_method_t *method, double value, double h) {
@@ -14,15 +13,24 @@ static double bias_relaxed(const clt_method_t *method, double value, double h) {
 }
 
 static const clt_stage_t stages[] = {
-    {"forces", clt_stage_forces, CLT_CLOCK_ASSEMBLE},
-    {"inverse mass", clt_stage_relaxed_inverse_mass, CLT_CLOCK_ASSEMBLE},
-    {"solves", clt_stage_relaxed_solves, CLT_CLOCK_OTHER}, /* collide … solve, timed inside */
-    {"remember", clt_stage_remember, CLT_CLOCK_OTHER},
-    {"backup", clt_stage_backup, CLT_CLOCK_OTHER},
-    {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER},
-    {"commit", clt_stage_commit, CLT_CLOCK_OTHER},
-    {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER},
-    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER},
+    {"forces", clt_stage_forces, CLT_CLOCK_ASSEMBLE, NULL},
+    {"inverse mass", clt_stage_relaxed_inverse_mass, CLT_CLOCK_ASSEMBLE, NULL},
+    {"begin solves", clt_stage_relaxed_begin, CLT_CLOCK_OTHER, NULL},
+    /* a round; "active set" ends the rounds when it finds the contacts of the round before (that
+     * solve stands), "active set test" repeats the round when a body left its box */
+    {"active set", clt_stage_relaxed_active_set, CLT_CLOCK_COLLIDE, "end solves"},
+    {"joint rows", clt_stage_relaxed_joint_rows, CLT_CLOCK_ASSEMBLE, NULL},
+    {"contact rows", clt_stage_relaxed_contacts, CLT_CLOCK_ASSEMBLE, NULL},
+    {"free velocity", clt_stage_relaxed_free_velocity, CLT_CLOCK_SOLVE, NULL},
+    {"solve", clt_stage_relaxed_solve_round, CLT_CLOCK_SOLVE, NULL},
+    {"active set test", clt_stage_relaxed_test, CLT_CLOCK_OTHER, "active set"},
+    {"end solves", clt_stage_relaxed_end, CLT_CLOCK_OTHER, NULL},
+    {"remember", clt_stage_remember, CLT_CLOCK_OTHER, NULL},
+    {"backup", clt_stage_backup, CLT_CLOCK_OTHER, NULL},
+    {"integrate", clt_stage_integrate, CLT_CLOCK_OTHER, NULL},
+    {"commit", clt_stage_commit, CLT_CLOCK_OTHER, NULL},
+    {"diagnose", clt_stage_diagnose, CLT_CLOCK_OTHER, NULL},
+    {"diverge", clt_stage_diverge, CLT_CLOCK_OTHER, NULL},
 };
 
 /* (the positions move only in stage "integrate": late_backup) */

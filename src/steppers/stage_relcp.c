@@ -1,4 +1,4 @@
-/* Stage "relcp": one time step of the ReLCP family (SPEC.md §6; 002 §3.1, Algorithm 1) under
+/* The stages of one time step of the ReLCP family (SPEC.md §6; 002 §3.1, Algorithm 1) under
  * either law of motion (relcp.h for the generic form velocity = a + B D λ).
  *
  *  1. mobility: per dynamic body B and a (inertial: M⁻¹ and v + h M⁻¹ f_ext with the explicit
@@ -34,17 +34,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "collision/multisphere.h"
 #include "math/vec.h"
 #include "steppers/relcp.h"
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* realloc to at least `needed` elements with doubling; *capacity is only read. */
 static bool grow_to(void **p, int capacity, int needed, size_t size, int *new_capacity) {
@@ -705,11 +698,14 @@ static clt_status_t complete_proxy_candidates(clt_world_t *world, clt_relcp_work
   return st;
 }
 
-clt_status_t clt_stage_relcp(clt_step_context_t *c) {
+/* The step of the ReLCP family as stages (scheme_relcp.c's list): "mobility", "active set",
+ * then the recursion "prepare", "solve", "overlaps", "recurse" (SPEC.md §6.2: a pass per round,
+ * repeated while overlaps beyond the tolerance remain, each adding the violated pairs as
+ * constraints), then "accept". */
+
+clt_status_t clt_stage_relcp_mobility(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   clt_step_work_t *sw = c->work;
-  clt_diagnostics_t *d = c->diagnostics;
-  double h = c->h, t0 = now_s();
   clt_status_t st = check_world(world);
   if (st != CLT_OK) return st;
   if (!sw->relcp) {
@@ -718,87 +714,108 @@ clt_status_t clt_stage_relcp(clt_step_context_t *c) {
     clt_contact_set_init(&sw->relcp->set);
   }
   clt_relcp_work_t *w = sw->relcp;
-  const clt_method_t *m = &world->method;
-  int nb = world->body_count, ns = world->shape_count;
+  int nb = world->body_count;
   if (!reserve_bodies(w, nb > 0 ? nb : 1)) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory");
-  st = mobility(world, w, h, c->t, c->t_next);
+  st = mobility(world, w, c->h, c->t, c->t_next);
   if (st != CLT_OK) return st;
-  bool proxies = m->contact_model == CLT_CONTACT_MODEL_MULTISPHERE;
-  st = build_instances(world, w, proxies);
-  if (st != CLT_OK) return st;
-  double t1 = now_s();
-  d->wall_assemble_s += t1 - t0;
+  w->multisphere = world->method.contact_model == CLT_CONTACT_MODEL_MULTISPHERE;
+  return build_instances(world, w, w->multisphere);
+}
 
+clt_status_t clt_stage_relcp_active_set(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_relcp_work_t *w = c->work->relcp;
   /* C₀ at q (SPEC.md §6.2 LCP-SNSD; proxies for multisphere) */
   w->count = 0;
-  int first = proxies ? ns : 0, count = proxies ? w->proxy_count : ns;
+  int ns = world->shape_count;
+  int first = w->multisphere ? ns : 0, count = w->multisphere ? w->proxy_count : ns;
   set_poses(w, world->states, first, count);
-  st = collide(world, w, first, count, m->active_set_eps, "active set");
+  clt_status_t st = collide(world, w, first, count, world->method.active_set_eps, "active set");
   if (st != CLT_OK) return st;
-  st = append_constraints(world, w, first, world->states, INFINITY, 0, NULL, h);
+  st = append_constraints(world, w, first, world->states, INFINITY, 0, NULL, c->h);
   if (st != CLT_OK) return st;
-  d->contacts = w->count;
-  double t2 = now_s();
-  d->wall_collide_s += t2 - t1;
+  c->diagnostics->contacts = w->count;
+  w->prepared = 0;
+  w->pass = 0;
+  w->max_overlap = 0.0;
+  return CLT_OK;
+}
 
-  int prepared = 0, pass = 0;
-  double max_overlap = 0.0;
-  for (;;) {
-    pass++;
-    double ta = now_s();
-    prepare_constraints(world, w, prepared, h);
-    prepared = w->count;
-    double tb = now_s();
-    st = clt_relcp_solve(world, w, h, d);
-    if (st != CLT_OK) return st;
-    trial_state(world, w, h, c->t_next);
-    double tc = now_s();
-    /* the TRUE overlaps at q_{k+1}, every pair (SPEC.md §6.2) */
-    set_poses(w, w->trial, 0, ns);
-    st = collide(world, w, 0, ns, 0.0, "trial overlap check");
-    if (st != CLT_OK) return st;
-    max_overlap = 0.0;
-    int violations = 0;
-    for (int k = 0; k < w->set.count; k++) {
-      double depth = -w->set.contacts[k].point.distance;
-      if (depth > max_overlap) max_overlap = depth;
-      if (depth > m->overlap_tolerance) violations++;
-    }
-    double td = now_s();
-    int added = 0; /* multisphere: complete the candidate set (complete_proxy_candidates) */
-    if (proxies && pass < m->relcp_max_iterations) {
-      st = complete_proxy_candidates(world, w, ns, pass, h, &added);
-      if (st != CLT_OK) return st;
-      td = now_s();
-    }
-    d->wall_assemble_s += tb - ta;
-    d->wall_solve_s += tc - tb;
-    d->wall_collide_s += td - tc;
-    if (added > 0) continue;
-    if (violations == 0 || m->contact_model != CLT_CONTACT_MODEL_RELCP) break;
-    if (pass >= m->relcp_max_iterations)
-      return clt_world_fail(world, CLT_ERR_SOLVER,
-                            "step %lld: ReLCP reached relcp_max_iterations = %d with %d contact(s) still overlapping "
-                            "by up to %.3g > overlap_tolerance %.3g (%d constraints); the step is rejected and the "
-                            "state before it kept (reduce the time step or raise the cap)",
-                            (long long)c->step, m->relcp_max_iterations, violations, max_overlap,
-                            m->overlap_tolerance, w->count);
-    st = append_constraints(world, w, 0, w->trial, -m->overlap_tolerance, pass, w->velocity, h);
-    if (st != CLT_OK) return st;
-    d->wall_assemble_s += now_s() - td;
+clt_status_t clt_stage_relcp_prepare(clt_step_context_t *c) {
+  clt_relcp_work_t *w = c->work->relcp;
+  w->pass++;
+  prepare_constraints(c->world, w, w->prepared, c->h);
+  w->prepared = w->count;
+  return CLT_OK;
+}
+
+clt_status_t clt_stage_relcp_solve_pass(clt_step_context_t *c) {
+  clt_relcp_work_t *w = c->work->relcp;
+  clt_status_t st = clt_relcp_solve(c->world, w, c->h, c->diagnostics);
+  if (st != CLT_OK) return st;
+  trial_state(c->world, w, c->h, c->t_next);
+  return CLT_OK;
+}
+
+clt_status_t clt_stage_relcp_overlaps(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_relcp_work_t *w = c->work->relcp;
+  const clt_method_t *m = &world->method;
+  int ns = world->shape_count;
+  /* the TRUE overlaps at q_{k+1}, every pair (SPEC.md §6.2) */
+  set_poses(w, w->trial, 0, ns);
+  clt_status_t st = collide(world, w, 0, ns, 0.0, "trial overlap check");
+  if (st != CLT_OK) return st;
+  w->max_overlap = 0.0;
+  w->violations = 0;
+  for (int k = 0; k < w->set.count; k++) {
+    double depth = -w->set.contacts[k].point.distance;
+    if (depth > w->max_overlap) w->max_overlap = depth;
+    if (depth > m->overlap_tolerance) w->violations++;
   }
+  int added = 0; /* multisphere: complete the candidate set (complete_proxy_candidates) */
+  if (w->multisphere && w->pass < m->relcp_max_iterations) {
+    st = complete_proxy_candidates(world, w, ns, w->pass, c->h, &added);
+    if (st != CLT_OK) return st;
+  }
+  c->branch = added > 0; /* to "prepare": solve again with the completed set */
+  return CLT_OK;
+}
 
+clt_status_t clt_stage_relcp_recurse(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_relcp_work_t *w = c->work->relcp;
+  const clt_method_t *m = &world->method;
+  if (w->violations == 0 || m->contact_model != CLT_CONTACT_MODEL_RELCP) return CLT_OK;
+  if (w->pass >= m->relcp_max_iterations)
+    return clt_world_fail(world, CLT_ERR_SOLVER,
+                          "step %lld: ReLCP reached relcp_max_iterations = %d with %d contact(s) still overlapping "
+                          "by up to %.3g > overlap_tolerance %.3g (%d constraints); the step is rejected and the "
+                          "state before it kept (reduce the time step or raise the cap)",
+                          (long long)c->step, m->relcp_max_iterations, w->violations, w->max_overlap,
+                          m->overlap_tolerance, w->count);
+  clt_status_t st = append_constraints(world, w, 0, w->trial, -m->overlap_tolerance, w->pass, w->velocity, c->h);
+  if (st != CLT_OK) return st;
+  c->branch = true; /* to "prepare": the next pass */
+  return CLT_OK;
+}
+
+clt_status_t clt_stage_relcp_accept(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_step_work_t *sw = c->work;
+  clt_relcp_work_t *w = sw->relcp;
+  clt_diagnostics_t *d = c->diagnostics;
   /* accept q⁺ = q_{k+1} */
-  for (int i = 0; i < nb; i++)
+  for (int i = 0; i < world->body_count; i++)
     if (world->bodies[i].type != CLT_BODY_STATIC) world->states[i] = w->trial[i];
-  st = report(world, sw, w, world->law == CLT_LAW_OVERDAMPED ? h : 1.0);
+  clt_status_t st = report(world, sw, w, world->law == CLT_LAW_OVERDAMPED ? c->h : 1.0);
   if (st != CLT_OK) return st;
   st = remember(world, sw, w);
   if (st != CLT_OK) return st;
   d->constraints = w->count;
   d->lcp_size = w->count;
-  d->relcp_iterations = pass;
-  d->max_overlap = max_overlap;
+  d->relcp_iterations = w->pass;
+  d->max_overlap = w->max_overlap;
   if (w->count == 0) d->solver_status = CLT_SOLVE_NONE;
   return CLT_OK;
 }

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/algebra.h"
 #include "base/pages.h"
@@ -47,7 +46,7 @@
 #define RELAXED_PARALLEL_MIN 4096
 /* From this many broad-phase pairs the spreading computes its link times on every thread. */
 #define RELAXED_SPREAD_PARALLEL_MIN 16384
-/* At most this many solves per step (clt_stage_relaxed_solves): the last one is kept whatever it
+/* At most this many solves per step (the stage "active set test"): the last one is kept whatever it
  * does. With the boxes spread one hop a solve reaches one grain further down a chain that an
  * impact pushes; in the 10⁵ pile at landing speeds of 28-35 m/s (t = 2.8-3.5 s) 4 solves left
  * bodies outside their boxes on 155 of the first 353 steps and let grains penetrate 16 mm; 8
@@ -259,7 +258,7 @@ static bool build_problem(clt_world_t *world, clt_step_work_t *w, clt_relaxed_wo
 }
 
 /* Starting point from the memory of the last step (rows.h), or in a later solve of the step from
- * the solve before (clt_stage_relaxed_solves): joint impulses by joint and
+ * the solve before (the stage "active set test"): joint impulses by joint and
  * component; a contact's (c_n, T = Σβ_k d_k) becomes generator multipliers with Σx = c_n and
  * μ Σ x_i d_i = T — T/μ on the two generators that bracket it, the rest of c_n spread evenly over
  * all m (Σ_i d_i = 0 for balanced directions), scaled into the cone if T/μ alone exceeds c_n — or
@@ -445,7 +444,7 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
  * with (link_time ≤ h) gives each of its dynamic bodies the hull of its own and its partner's
  * start box, from the earliest such time on. Two dynamic bodies whose bounds touch already pass
  * nothing on. What an impact does further on, through a chain of grains, is for the test after
- * the solve (clt_stage_relaxed_solves): the bodies it moves out of their boxes demand their new
+ * the solve (the stage "active set test"): the bodies it moves out of their boxes demand their new
  * velocities, and the next solve's hop starts from those. Every pair reads only the start boxes
  * (box0), so the boxes do not depend on the order of the pairs or the thread count. false: out of
  * memory. */
@@ -612,7 +611,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
       }
     }
   }
-  /* the velocities an earlier solve of this step gave (clt_stage_relaxed_solves), from its start */
+  /* the velocities an earlier solve of this step gave (the stage "active set test"), from its start */
   if (r->round > 0) {
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
@@ -696,7 +695,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * pair_reach (stage_collide.c) widens the boxes of dynamic bodies once by max e times their
    * width (widening at every link would compound along the chain). What else leaves the boxes —
    * the push of grains that already touch, the relaxed cone's separation μ‖T v⁺‖ of a sliding
-   * contact — is found after the solve (clt_stage_relaxed_solves). Widening by μ against static
+   * contact — is found after the solve (the stage "active set test"). Widening by μ against static
    * bodies, as before that test, put grains falling past a wall 2–3 cm off in contact with it, and
    * the cone then pushed them off it at μ|u| − Φ/h (3.7 m/s at 12.7 m/s): in the 10⁵ pile those
    * grains stirred the falling column up to 12 m above the landed pile (with the test and that
@@ -744,12 +743,6 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   return st;
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* After a solve: marks every dynamic body whose motion h v⁺ left the motions its box allowed
  * (t u + (h − t)[vlo, vhi] along each axis, t its opening time, ± its slack h(h|a| + |ω|R):
  * clt_stage_relaxed_collide) by more than `allow` summed over the axes, and makes it demand of the
@@ -794,7 +787,7 @@ static uint64_t key_mix(uint64_t x) { /* splitmix64's finaliser: a bijection tha
 }
 
 /* A digest of the step's contact keys in order (two solves with the same count and digest had the
- * same set: clt_stage_relaxed_solves): the sum of one mixed value per contact and its position, so
+ * same set: the stage "active set test"): the sum of one mixed value per contact and its position, so
  * that it is summed in parallel, to the same value for any thread count. */
 static uint64_t contact_keys(const clt_step_work_t *w) {
   uint64_t x = 0;
@@ -836,131 +829,148 @@ static void release_search(clt_step_work_t *w, clt_relaxed_work_t *r) {
   clt_work_release(w, r->centres, (size_t)r->centre_capacity * 3 * sizeof *r->centres);
 }
 
-static clt_status_t relaxed_solves(clt_step_context_t *c);
+/* The solve rounds of one step, as stages of scheme relaxed's list (scheme_relaxed.c, relaxed.h):
+ * "begin solves", then the range "active set" … "active set test", repeated while the test finds
+ * bodies outside their boxes, then "end solves". */
 
-clt_status_t clt_stage_relaxed_solves(clt_step_context_t *c) {
-  clt_status_t st = relaxed_solves(c);
+clt_status_t clt_stage_relaxed_begin(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_relaxed_work_t *r = clt_relaxed_work(c->work);
+  if (!r || !clt_relaxed_reserve(r, 0, world->body_count))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed workspace)");
+  r->round = 0;
+  r->round_warm = false;
+  if (world->body_count > 0) memset(r->demanded, 0, (size_t)world->body_count);
+  r->sweeps = 0;
+  r->last_count = -1;
+  r->last_keys = 0;
+  return CLT_OK;
+}
+
+clt_status_t clt_stage_relaxed_active_set(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_step_work_t *w = c->work;
+  clt_relaxed_work_t *r = w->relaxed;
+  int nb = world->body_count;
+  /* the contacts of the solve before, or of the step before (its report was dropped when the
+   * step began): dead until the narrow phase writes this solve's, and given back before the
+   * broad phase, whose grid and sorts are the search's peak (base/pages.h) */
+  clt_work_release(w, w->contacts, (size_t)w->contact_capacity * sizeof *w->contacts);
+  clt_status_t st = clt_stage_relaxed_collide(c);
+  if (st != CLT_OK) return st;
+  release_search(w, r);
+  /* Larger boxes, the same contacts: the last solve stands (its impulses are still in work->z, in
+   * the same contact order) */
+  if (r->round == 0 || w->contact_count != r->last_count || contact_keys(w) != r->last_keys) return CLT_OK;
+  /* the narrow phase made the contacts anew: their normal velocity at the start of the step (the
+   * velocities are those again) for stage "remember"'s restitution rule */
+  st = clt_stage_relaxed_contacts(c);
+  if (st != CLT_OK) return st;
+  if (r->dv_applied) {
+    /* v_free from the start of the step again, plus the last solve's dv: the same v⁺ */
+    st = clt_stage_free_velocity(c);
+    if (st != CLT_OK) return st;
+    clt_relaxed_apply_dv(world, r);
+  } else {
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
+#endif
+    for (int i = 0; i < nb; i++) {
+      const double *v = r->solved + 6 * (size_t)i;
+      memcpy(world->states[i].velocity, v, 3 * sizeof *v);
+      memcpy(world->states[i].angular_velocity, v + 3, 3 * sizeof *v);
+    }
+  }
+  /* the last solve's impulses (its warm start) are not read again: as after a solve */
+  release_round_memory(w, r);
+  c->branch = true; /* to "end solves" */
+  return CLT_OK;
+}
+
+clt_status_t clt_stage_relaxed_joint_rows(clt_step_context_t *c) {
+  clt_step_work_t *w = c->work;
+  /* the impulses of the step before (only its contact report read them: rows.h) or of the solve
+   * before (read only where it stands, stage "active set"): dead until this solve writes them */
+  clt_work_release(w, w->z, (size_t)w->z_capacity * sizeof *w->z);
+  return clt_stage_joint_rows(c);
+}
+
+clt_status_t clt_stage_relaxed_free_velocity(clt_step_context_t *c) {
+  c->work->relaxed->dv_applied = false;
+  return clt_stage_free_velocity(c);
+}
+
+clt_status_t clt_stage_relaxed_solve_round(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_step_work_t *w = c->work;
+  clt_relaxed_work_t *r = w->relaxed;
+  clt_diagnostics_t *d = c->diagnostics;
+  clt_status_t st = clt_stage_solve_relaxed(c);
+  /* the block Gauss–Seidel's records: the next solve builds them anew; then the contacts it
+   * shelved are made again (clt_contacts_shelve) */
+  clt_work_release(w, r->contacts, r->contact_bytes);
+  clt_work_release(w, r->hot_list, (size_t)r->contact_capacity * sizeof *r->hot_list);
+  clt_work_release(w, r->block_A, (size_t)r->contact_capacity * 6 * sizeof *r->block_A);
+  if (r->shelved) {
+    clt_status_t su = clt_contacts_unshelve(world, w);
+    if (st == CLT_OK) st = su;
+  }
+  if (r->round_warm) release_round_memory(w, r);
+  r->sweeps += d->iterations;
+  d->iterations = r->sweeps;
+  d->solves = r->round + 1;
+  return st;
+}
+
+clt_status_t clt_stage_relaxed_test(clt_step_context_t *c) {
+  clt_world_t *world = c->world;
+  clt_step_work_t *w = c->work;
+  clt_relaxed_work_t *r = w->relaxed;
+  clt_diagnostics_t *d = c->diagnostics;
+  int nb = world->body_count;
+  double h = c->h, eps = world->method.active_set_eps;
+  bool usable = d->solver_status == CLT_SOLVE_SOLVED || d->solver_status == CLT_SOLVE_MAX_ITERATIONS;
+  if (!usable || w->contact_count == 0) return CLT_OK;
+  if (r->round + 1 >= RELAXED_SOLVES) { /* the last: what it missed is reported, not solved */
+    d->set_misses = mark_demands(world, r, h, 0.25 * eps, 0.25 * eps / h, false);
+    return CLT_OK;
+  }
+  r->last_count = w->contact_count;
+  r->last_keys = contact_keys(w);
+  if (mark_demands(world, r, h, 0.25 * eps, 0.25 * eps / h, true) == 0) return CLT_OK;
+  /* again: this solve's impulses start the next (in key order, as stage "remember" leaves them) */
+  clt_status_t st = clt_stage_remember(c);
+  if (st != CLT_OK) return st;
+  clt_contact_memory_take(&r->round_memory, &r->round_memory_count, &r->round_memory_capacity, &w->next_memory,
+                          &w->next_memory_count, &w->next_memory_capacity);
+  clt_work_release(w, w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
+  r->round_warm = true;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
+#endif
+  for (int i = 0; i < nb; i++) { /* the start-of-step velocities (positions have not moved) */
+    if (!r->dv_applied) {
+      double *v = r->solved + 6 * (size_t)i;
+      memcpy(v, world->states[i].velocity, 3 * sizeof *v);
+      memcpy(v + 3, world->states[i].angular_velocity, 3 * sizeof *v);
+    }
+    /* (the scheme's late_backup: stepper.h) */
+    memcpy(world->states[i].velocity, world->backup_velocity[i], sizeof world->states[i].velocity);
+    memcpy(world->states[i].angular_velocity, world->backup_velocity[i] + 3, sizeof world->states[i].angular_velocity);
+  }
+  r->round++;
+  c->branch = true; /* to "active set": solve again */
+  return CLT_OK;
+}
+
+clt_status_t clt_stage_relaxed_end(clt_step_context_t *c) {
   /* The demands and the velocities of the last solve serve the solves of this step only: dead
    * until a later step repeats a solve (base/pages.h; 96 bytes a body between the steps and in the
    * next step's first solve) */
   clt_relaxed_work_t *r = c->work->relaxed;
-  if (r) {
-    clt_work_release(c->work, r->demand, (size_t)r->body_capacity * 6 * sizeof *r->demand);
-    clt_work_release(c->work, r->solved, (size_t)r->body_capacity * 6 * sizeof *r->solved);
-  }
-  return st;
-}
-
-static clt_status_t relaxed_solves(clt_step_context_t *c) {
-  clt_world_t *world = c->world;
-  clt_step_work_t *w = c->work;
-  clt_diagnostics_t *d = c->diagnostics;
-  clt_relaxed_work_t *r = clt_relaxed_work(w);
-  if (!r || !clt_relaxed_reserve(r, 0, world->body_count))
-    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed workspace)");
-  int nb = world->body_count;
-  double h = c->h, eps = world->method.active_set_eps;
-  r->round = 0;
-  r->round_warm = false;
-  if (nb > 0) memset(r->demanded, 0, (size_t)nb);
-  int sweeps = 0, last_count = -1;
-  uint64_t last_keys = 0;
-  for (;;) {
-    double t0 = now_s();
-    /* the contacts of the solve before, or of the step before (its report was dropped when the
-     * step began): dead until the narrow phase writes this solve's, and given back before the
-     * broad phase, whose grid and sorts are the search's peak (base/pages.h) */
-    clt_work_release(w, w->contacts, (size_t)w->contact_capacity * sizeof *w->contacts);
-    clt_status_t st = clt_stage_relaxed_collide(c);
-    if (st == CLT_OK) release_search(w, r);
-    double t1 = now_s();
-    if (st == CLT_OK && r->round > 0) {
-      /* Larger boxes, the same contacts: the last solve stands (its impulses are still in
-       * work->z, in the same contact order) */
-      if (w->contact_count == last_count && contact_keys(w) == last_keys) {
-        d->wall_collide_s += t1 - t0;
-        /* the narrow phase made the contacts anew: their normal velocity at the start of the step
-         * (the velocities are those again) for stage "remember"'s restitution rule */
-        st = clt_stage_relaxed_contacts(c);
-        if (st != CLT_OK) return st;
-        if (r->dv_applied) {
-          /* v_free from the start of the step again, plus the last solve's dv: the same v⁺ */
-          st = clt_stage_free_velocity(c);
-          if (st != CLT_OK) return st;
-          clt_relaxed_apply_dv(world, r);
-        } else {
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
-          for (int i = 0; i < nb; i++) {
-            const double *v = r->solved + 6 * (size_t)i;
-            memcpy(world->states[i].velocity, v, 3 * sizeof *v);
-            memcpy(world->states[i].angular_velocity, v + 3, 3 * sizeof *v);
-          }
-        }
-        /* the last solve's impulses (its warm start) are not read again: as after a solve */
-        release_round_memory(w, r);
-        return CLT_OK;
-      }
-    }
-    /* the impulses of the step before (only its contact report read them: rows.h) or of the solve
-     * before (read only where it stands, above): dead until this solve writes them */
-    clt_work_release(w, w->z, (size_t)w->z_capacity * sizeof *w->z);
-    if (st == CLT_OK) st = clt_stage_joint_rows(c);
-    if (st == CLT_OK) st = clt_stage_relaxed_contacts(c);
-    double t2 = now_s();
-    r->dv_applied = false;
-    if (st == CLT_OK) st = clt_stage_free_velocity(c);
-    if (st == CLT_OK) st = clt_stage_solve_relaxed(c);
-    /* the block Gauss–Seidel's records: the next solve builds them anew; then the contacts it
-     * shelved are made again (clt_contacts_shelve) */
-    clt_work_release(w, r->contacts, r->contact_bytes);
-    clt_work_release(w, r->hot_list, (size_t)r->contact_capacity * sizeof *r->hot_list);
-    clt_work_release(w, r->block_A, (size_t)r->contact_capacity * 6 * sizeof *r->block_A);
-    if (r->shelved) {
-      clt_status_t su = clt_contacts_unshelve(world, w);
-      if (st == CLT_OK) st = su;
-    }
-    if (r->round_warm) release_round_memory(w, r);
-    double t3 = now_s();
-    d->wall_collide_s += t1 - t0;
-    d->wall_assemble_s += t2 - t1;
-    d->wall_solve_s += t3 - t2;
-    sweeps += d->iterations;
-    d->iterations = sweeps;
-    d->solves = r->round + 1;
-    if (st != CLT_OK) return st;
-    bool usable = d->solver_status == CLT_SOLVE_SOLVED || d->solver_status == CLT_SOLVE_MAX_ITERATIONS;
-    if (!usable || w->contact_count == 0) return CLT_OK;
-    if (r->round + 1 >= RELAXED_SOLVES) { /* the last: what it missed is reported, not solved */
-      d->set_misses = mark_demands(world, r, h, 0.25 * eps, 0.25 * eps / h, false);
-      return CLT_OK;
-    }
-    last_count = w->contact_count;
-    last_keys = contact_keys(w);
-    if (mark_demands(world, r, h, 0.25 * eps, 0.25 * eps / h, true) == 0) return CLT_OK;
-    /* again: this solve's impulses start the next (in key order, as stage "remember" leaves them) */
-    st = clt_stage_remember(c);
-    if (st != CLT_OK) return st;
-    clt_contact_memory_take(&r->round_memory, &r->round_memory_count, &r->round_memory_capacity, &w->next_memory,
-                            &w->next_memory_count, &w->next_memory_capacity);
-    clt_work_release(w, w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
-    r->round_warm = true;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
-    for (int i = 0; i < nb; i++) { /* the start-of-step velocities (positions have not moved) */
-      if (!r->dv_applied) {
-        double *v = r->solved + 6 * (size_t)i;
-        memcpy(v, world->states[i].velocity, 3 * sizeof *v);
-        memcpy(v + 3, world->states[i].angular_velocity, 3 * sizeof *v);
-      }
-      /* (the scheme's late_backup: stepper.h) */
-      memcpy(world->states[i].velocity, world->backup_velocity[i], sizeof world->states[i].velocity);
-      memcpy(world->states[i].angular_velocity, world->backup_velocity[i] + 3, sizeof world->states[i].angular_velocity);
-    }
-    r->round++;
-  }
+  clt_work_release(c->work, r->demand, (size_t)r->body_capacity * 6 * sizeof *r->demand);
+  clt_work_release(c->work, r->solved, (size_t)r->body_capacity * 6 * sizeof *r->solved);
+  return CLT_OK;
 }
 
 /* Whether method.solver selects the coloured block Gauss–Seidel (relaxed_bgs.c): bgs, and any

@@ -59,6 +59,14 @@ static const clt_scheme_ops_t *scheme_ops(const clt_world_t *world) {
   return &clt_scheme_anitescu_hart;
 }
 
+/* The position of the stage named `name` in the scheme's list (a branch target; the list's
+ * names are checked by tests/stepper/test_stage_lists.c). */
+static int stage_index(const clt_scheme_ops_t *scheme, const char *name) {
+  for (int k = 0; k < scheme->stage_count; k++)
+    if (strcmp(scheme->stages[k].name, name) == 0) return k;
+  return scheme->stage_count; /* unreachable for a checked list: the step ends */
+}
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -175,6 +183,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
     const clt_stage_t *stage = &c.scheme->stages[k];
     bool timed = stage->clock != CLT_CLOCK_OTHER; /* clock reads only where a bucket exists */
     double t0 = timed ? now_s() : 0.0;
+    c.branch = false;
     clt_status_t st = stage->run(&c);
     if (timed) {
       double elapsed = now_s() - t0;
@@ -187,6 +196,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
       work->report_count = 0; /* no contacts of a failed step (rows.h) */
       return st;
     }
+    if (c.branch && stage->branch) k = stage_index(c.scheme, stage->branch) - 1;
   }
   d.wall_s = now_s() - start;
   world->diagnostics = d;

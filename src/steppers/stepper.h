@@ -3,8 +3,9 @@
  *   integrate → [post-stabilize] → commit → diagnose
  * A scheme (one file each: scheme_*.c) is the bias rule of its rows (Υ from Θ, Δ from Φ; SPEC.md
  * §1 table) plus its pipeline, an array of these stages; step.c picks the scheme by clt_scheme_t
- * and runs its stages. Each stage reads and writes the world, the step context and the step
- * workspace (rows.h); none branches on the scheme. With no joint or contact rows every pipeline
+ * and runs its stages, repeating or skipping ranges where the list names a branch (clt_stage_t;
+ * the relaxed rounds and the ReLCP recursion, docs/stepping.md "Stages"). Each stage reads and
+ * writes the world, the step context and the step workspace (rows.h); none branches on the scheme. With no joint or contact rows every pipeline
  * reduces to v⁺ = M̂⁻¹(M v + h k̂), q⁺ = q ⊕ h v⁺. */
 #ifndef CLATTER_STEPPERS_STEPPER_H
 #define CLATTER_STEPPERS_STEPPER_H
@@ -31,14 +32,22 @@ typedef struct clt_step_context_t {
   double t_next;   /* time after the step */
   int64_t step;    /* index of the step being taken (1 for the first) */
   clt_diagnostics_t *diagnostics; /* filled by the stages; published when the step succeeds */
+  /* Set by a stage whose list entry names a branch (clt_stage_t.branch): the step goes on at that
+   * stage instead of the next one. Cleared before each stage runs. */
+  bool branch;
 } clt_step_context_t;
 
 typedef clt_status_t (*clt_stage_fn)(clt_step_context_t *context);
 
+/* One entry of a scheme's stage list. A list expresses repetition and early exits by branches: a
+ * stage may continue the step at the stage named by `branch` (earlier: a range of stages repeated
+ * until the stage says done; later: stages skipped) by setting context->branch. Stages run in list
+ * order otherwise. */
 typedef struct clt_stage_t {
   const char *name;
   clt_stage_fn run;
   clt_stage_clock_t clock;
+  const char *branch; /* NULL: the stage does not branch */
 } clt_stage_t;
 
 /* A scheme of SPEC.md §1: the stabilization term of a row with constraint value g (Θ of a joint
@@ -102,14 +111,14 @@ bool clt_method_check(const clt_method_t *method, int dimension, char *msg, size
 /* The stages up to the new velocity, shared by every scheme of SPEC.md §1 (the step's mixed LCP
  * with the scheme's bias): use inside a stage array initializer. */
 #define CLT_STAGES_DYNAMICS                                     \
-  {"forces", clt_stage_forces, CLT_CLOCK_ASSEMBLE},             \
-  {"inverse mass", clt_stage_inverse_mass, CLT_CLOCK_ASSEMBLE}, \
-  {"collide", clt_stage_collide, CLT_CLOCK_COLLIDE},            \
-  {"joint rows", clt_stage_joint_rows, CLT_CLOCK_ASSEMBLE},     \
-  {"contact rows", clt_stage_contact_rows, CLT_CLOCK_ASSEMBLE}, \
-  {"free velocity", clt_stage_free_velocity, CLT_CLOCK_SOLVE},  \
-  {"solve", clt_stage_solve, CLT_CLOCK_SOLVE},                  \
-  {"remember", clt_stage_remember, CLT_CLOCK_OTHER}
+  {"forces", clt_stage_forces, CLT_CLOCK_ASSEMBLE, NULL},             \
+  {"inverse mass", clt_stage_inverse_mass, CLT_CLOCK_ASSEMBLE, NULL}, \
+  {"collide", clt_stage_collide, CLT_CLOCK_COLLIDE, NULL},            \
+  {"joint rows", clt_stage_joint_rows, CLT_CLOCK_ASSEMBLE, NULL},     \
+  {"contact rows", clt_stage_contact_rows, CLT_CLOCK_ASSEMBLE, NULL}, \
+  {"free velocity", clt_stage_free_velocity, CLT_CLOCK_SOLVE, NULL},  \
+  {"solve", clt_stage_solve, CLT_CLOCK_SOLVE, NULL},                  \
+  {"remember", clt_stage_remember, CLT_CLOCK_OTHER, NULL}
 
 #define CLT_STAGE_COUNT(array) ((int)(sizeof(array) / sizeof((array)[0])))
 

@@ -124,7 +124,7 @@ static void push_row(int n, const double *x, double v0, double *v, clt_diagnosti
 /* A push through grains that already touch: sphere A at 10 m/s touches B, and B is 2 cm from C,
  * all at rest and out of gravity. Touching pairs do not pass their velocity boxes on (that made
  * every landed grain of the 10⁵ pile share the landing velocities), so the first solve has the
- * contact A–B only; it moves B 5 cm, through C. The test after the solve (clt_stage_relaxed_solves)
+ * contact A–B only; it moves B 5 cm, through C. The test after the solve (stage "active set test", relaxed.h)
  * finds B outside its box, and the second solve has B–C: nothing penetrates, momentum is kept, and
  * the step reports 2 solves. Without friction and restitution B closes the gap exactly within the
  * step (Φ/h + v_B − v_C = 0: v_B − v_C = 2 m/s) and A moves with B: v = (4, 4, 2) m/s. */
