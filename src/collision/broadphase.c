@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/pages.h"
+#include "base/parallel.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -616,18 +617,20 @@ static bool merge_kept(clt_broadphase_t *bp, const clt_broadphase_proxy_t *proxi
     f_at[t] = t == shares ? n : first_pair_from(bp->pairs, n, a);
   }
   out_at[0] = 0;
-#pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
+  CLT_PARALLEL_FOR_IF(shares > 1, schedule(static, 1) num_threads(shares),
   for (int t = 0; t < shares; t++)
     out_at[t + 1] =
         merge_range(bp->kept, k_at[t], k_at[t + 1], bp->pairs, f_at[t], f_at[t + 1], proxies, changed, NULL);
+  );
   for (int t = 0; t < shares; t++) out_at[t + 1] += out_at[t];
   int total = out_at[shares];
   if (!reserve(&bp->pair_buffer, &bp->pair_buffer_capacity, total > 0 ? total : 1, sizeof(clt_broadphase_pair_t)))
     return false;
   clt_broadphase_pair_t *out = bp->pair_buffer;
-#pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
+  CLT_PARALLEL_FOR_IF(shares > 1, schedule(static, 1) num_threads(shares),
   for (int t = 0; t < shares; t++)
     merge_range(bp->kept, k_at[t], k_at[t + 1], bp->pairs, f_at[t], f_at[t + 1], proxies, changed, out + out_at[t]);
+  );
   swap_pair_buffers(bp);
   bp->pair_count = total;
   return true;
@@ -683,8 +686,9 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
     bp->block = b;
   }
   block_bounds_t *bb = (block_bounds_t *)(void *)bp->block;
-#pragma omp parallel for schedule(static) if (par)
+  CLT_PARALLEL_FOR_IF(par, schedule(static),
   for (int blk = 0; blk < blocks; blk++) block_bounds(proxies, count, blk, dim, margin, &bb[blk]);
+  );
   block_bounds_t all;
   for (int k = 0; k < 3; k++) all.lo[k] = INFINITY, all.hi[k] = -INFINITY;
   for (int k = 0; k < 3; k++) all.extent_sum[k] = all.extent_max[k] = 0.0;
@@ -720,7 +724,7 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
     return CLT_ERR_OUT_OF_MEMORY;
   sort_key_t *keys = bp->sort_buffer, *tmp = keys + count;
   int n_grid = 0;
-#pragma omp parallel for schedule(static) reduction(+ : n_grid) if (par)
+  CLT_PARALLEL_FOR_IF(par, schedule(static) reduction(+ : n_grid),
   for (int i = 0; i < count; i++) {
     const clt_broadphase_proxy_t *p = &proxies[i];
     keys[i].index = i;
@@ -743,7 +747,7 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
     uint64_t cb = g.b >= 0 ? cell_of(&g, p->lower[g.b] - margin, g.b) : 0;
     keys[i].key = (((ca << g.bits_b) | cb) << g.bits_s) | cs;
     n_grid++;
-  }
+  });
   sort_key_t *sorted = keys;
   if (count > 0 && threads > 1) {
     void *h = bp->histogram;
@@ -773,7 +777,7 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
     return CLT_ERR_OUT_OF_MEMORY;
   grid_item_t *items = bp->entries;
   uint64_t sweep_mask = (UINT64_C(1) << g.bits_s) - 1;
-#pragma omp parallel for schedule(static) if (par)
+  CLT_PARALLEL_FOR_IF(par, schedule(static),
   for (int k = 0; k < n_grid; k++) {
     const clt_broadphase_proxy_t *p = &proxies[sorted[k].index];
     grid_item_t *it = &items[k];
@@ -785,7 +789,7 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
     it->body = p->body;
     it->fixed = p->fixed;
     it->sweep = (uint32_t)(sorted[k].key & sweep_mask);
-  }
+  });
   int columns = 0;
   for (int k = 0; k < n_grid; k++)
     if (k == 0 || (sorted[k].key >> g.bits_s) != (sorted[k - 1].key >> g.bits_s)) columns++;
@@ -835,16 +839,12 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
       unit[2 * u] = c;
       unit[2 * u + 1] = k;
     }
-#pragma omp parallel if (par) num_threads(threads)
-  {
-    int me = 0;
-#ifdef _OPENMP
-    me = omp_get_thread_num();
-#endif
+  CLT_PARALLEL_IF(par, num_threads(threads), {
+    int me = clt_thread_num();
     /* A copy on this thread's stack: the counters are written at every test, and the threads'
      * records share a cache line (false sharing made this loop 2.4x the work on 2 threads). */
     thread_pairs_t mine = tp[me], *t = &mine;
-#pragma omp for schedule(dynamic, 1) nowait
+    CLT_PRAGMA_(omp for schedule(dynamic, 1) nowait)
     for (int u = 0; u < units; u++) {
       int c = unit[2 * u], first = unit[2 * u + 1];
       int last = first + run < col_start[c + 1] ? first + run : col_start[c + 1];
@@ -854,7 +854,7 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
         column_pairs(&g, items, col_start, col_key, columns, c, first, last, dim, t);
     }
     if (n_large > 0 || n_unbounded > 0) {
-#pragma omp for schedule(static) nowait
+      CLT_PRAGMA_(omp for schedule(static) nowait)
       for (int j = 0; j < count; j++) {
         const clt_broadphase_proxy_t *q = &proxies[j];
         for (int l = 0; l < n_large; l++) {
@@ -882,7 +882,7 @@ static clt_status_t find_pairs(clt_broadphase_t *bp, const clt_broadphase_proxy_
       }
     }
     tp[me] = mine;
-  }
+  });
 
   int total = 0;
   bool failed = false;

@@ -5,6 +5,7 @@
 
 #include "dynamics/world_internal.h"
 #include "math/vec.h"
+#include "base/parallel.h"
 
 /* Sums over the bodies in fixed blocks (their size depends only on the body count), the blocks in
  * parallel and their partial sums added in block order: the value does not depend on the number of
@@ -41,13 +42,13 @@ static double body_potential_energy(const clt_world_t *world, int i) {
 static double sum_bodies(const clt_world_t *world, double (*term)(const clt_world_t *, int)) {
   int size, blocks = energy_blocks(world->body_count, &size);
   double part[ENERGY_MAX_BLOCKS];
-#pragma omp parallel for schedule(static) if (blocks > 1)
+  CLT_PARALLEL_FOR_IF(blocks > 1, schedule(static),
   for (int k = 0; k < blocks; k++) {
     int i0 = k * size, i1 = i0 + size < world->body_count ? i0 + size : world->body_count;
     double sum = 0.0;
     for (int i = i0; i < i1; i++) sum += term(world, i);
     part[k] = sum;
-  }
+  });
   double total = 0.0;
   for (int k = 0; k < blocks; k++) total += part[k];
   return total;

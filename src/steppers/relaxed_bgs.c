@@ -86,6 +86,7 @@
 #include "math/vec.h"
 #include "steppers/colouring.h"
 #include "steppers/relaxed.h"
+#include "base/parallel.h"
 
 _Static_assert(CLT_RELAXED_MAX_COLOURS == CLT_COLOUR_MAX, "the blocks are coloured by clt_colour_pairs");
 
@@ -1367,13 +1368,11 @@ static double exact_residual(const clt_step_work_t *w, clt_relaxed_work_t *r, co
       return res;
     }
   }
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(max : res) if (par)
-#endif
+  CLT_PARALLEL_FOR_IF(par, schedule(static) reduction(max : res),
   for (int i = 0; i < nc; i++) {
     double e = block_residual_at(clt_relaxed_block(r, i), k, r->dv, kind);
     if (e > res) res = e;
-  }
+  });
   return res;
 }
 
@@ -1384,9 +1383,7 @@ static void accumulate_start(const clt_step_work_t *w, clt_relaxed_work_t *r, co
   for (int c = 0; c < r->colour_count; c++) {
     int lo = r->colour_start[c], hi = r->colour_start[c + 1];
     bool cpar = par && c != RELAXED_MAX_COLOURS;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (cpar)
-#endif
+    CLT_PARALLEL_FOR_IF(cpar, schedule(static),
     for (int i = lo; i < hi; i++) {
       clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
       if (ct->x[0] == 0.0 && ct->x[1] == 0.0 && ct->x[2] == 0.0) continue;
@@ -1396,7 +1393,7 @@ static void accumulate_start(const clt_step_work_t *w, clt_relaxed_work_t *r, co
         sphere_apply(ct, r->dv, t2, ct->x);
       } else
         block_apply(ct, r->inv, r->dv, k->dim, ct->x);
-    }
+    });
   }
 }
 
@@ -1431,9 +1428,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   bool par = nc >= RELAXED_BGS_PARALLEL_MIN;
 
   /* bodies */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_BGS_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(nb >= RELAXED_BGS_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < nb; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     bool dyn = b->type == CLT_BODY_DYNAMIC;
@@ -1443,17 +1438,15 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
     memset(v, 0, DV_STRIDE * sizeof *v);
     v[DV_INV_MASS] = dyn ? b->inv_mass : 0.0;
     v[DV_INV_INERTIA] = dyn ? b->inv_inertia[0] : 0.0;
-  }
+  });
 
   /* greedy colouring in contact order, then the slots by colour (stable) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (par)
-#endif
+  CLT_PARALLEL_FOR_IF(par, schedule(static),
   for (int j = 0; j < nc; j++) {
     const clt_contact_t *ct = &w->contacts[j];
     r->ends[2 * j] = ct->body_a >= 0 ? r->dyn[ct->body_a] : -1;
     r->ends[2 * j + 1] = ct->body_b >= 0 ? r->dyn[ct->body_b] : -1;
-  }
+  });
   /* (the masks were zeroed in the body loop above) */
   r->colour_count = clt_colour_pairs(nc, r->ends, r->mask, r->colour, r->order, r->colour_start);
   /* the colouring's input and work are dead until the next solve's colouring: given back before the
@@ -1464,18 +1457,15 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
    * body-frame velocities), else general (clt_relaxed_contact_t) */
   bool fast = dim == 3 && cone.m == 0; /* the kernel instances of the piles */
   bool sphere = fast && nj == 0;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(&& : sphere) if (par)
-#endif
+  CLT_PARALLEL_FOR_IF(par, schedule(static) reduction(&& : sphere),
   for (int j = 0; j < nc; j++) sphere = sphere && sphere_contact(world, &w->contacts[j]);
+  );
   r->sphere = sphere;
   if (!sphere) { /* M̂⁻¹ from the bodies (what stage "inverse mass" would give: M̂ = M, the solve
                     refuses the semi-implicit gyroscopic term before it gets here;
                     clt_stage_relaxed_inverse_mass) and, in 3D, the rotation matrices build_block3
                     reads (the sphere layout needs neither: their pages stay untouched in a pile) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_BGS_PARALLEL_MIN)
-#endif
+    CLT_PARALLEL_FOR_IF(nb >= RELAXED_BGS_PARALLEL_MIN, schedule(static),
     for (int i = 0; i < nb; i++) {
       const clt_body_rec_t *b = &world->bodies[i];
       double *im = r->inv + DV_STRIDE * (size_t)i;
@@ -1486,7 +1476,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       im[DV_ANG + 1] = r->dyn[i] >= 0 && dim == 3 ? b->inv_inertia[1] : 0.0;
       im[DV_ANG + 2] = r->dyn[i] >= 0 && dim == 3 ? b->inv_inertia[2] : 0.0;
       if (dim == 3) clt_q_to_m3((double(*)[3])(r->rot + 9 * (size_t)i), world->states[i].orientation);
-    }
+    });
   }
   /* Past here only the warm start's keys and the records' build read the contacts: in the sphere
    * layout the keys come from a shelf and the contacts are made again one at a time from it where
@@ -1506,10 +1496,9 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   double *found = w->z + nj;
   if (world->method.warm_start) {
     int *slot = r->colour;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (par)
-#endif
+    CLT_PARALLEL_FOR_IF(par, schedule(static),
     for (int i = 0; i < nc; i++) slot[r->order[i]] = i;
+    );
 #ifdef _OPENMP
 #pragma omp parallel if (par)
 #endif
@@ -1549,9 +1538,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   bool warm = world->method.warm_start;
   for (int i0 = 0; i0 < nc; i0 += BUILD_RUN) {
     int i1 = i0 + BUILD_RUN < nc ? i0 + BUILD_RUN : nc;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(min : lost) if (par)
-#endif
+    CLT_PARALLEL_FOR_IF(par, schedule(static) reduction(min : lost),
     for (int i = i0; i < i1; i++) {
       clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
       ct->index = r->order[i]; /* (here, not in a pass of its own: that would touch every record's page) */
@@ -1570,7 +1557,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
         build_block(world, w, r, ct->index, ct, r->block_A + 6 * (size_t)i, dim);
       }
       if (warm) warm_block(r, &cone, ct, found + CLT_Z_BRACKET * (size_t)i);
-    }
+    });
     if (warm && runs)
       clt_work_release(w, found + CLT_Z_BRACKET * (size_t)i0, (size_t)(i1 - i0) * CLT_Z_BRACKET * sizeof *found);
   }
@@ -1598,14 +1585,12 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   /* b's scale for the residual */
   double bmax = 0.0;
   for (int p = 0; p < nj; p++) bmax = fmax(bmax, fabs(r->joint_bias[p]));
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(max : bmax) if (par)
-#endif
+  CLT_PARALLEL_FOR_IF(par, schedule(static) reduction(max : bmax),
   for (int i = 0; i < nc; i++)
     for (int k = 0; k < dim; k++) {
       double e = fabs(clt_relaxed_block(r, i)->bias[k]); /* fmax(bmax, e) without the call (no NaN in bmax) */
       if (e > bmax) bmax = e;
-    }
+    });
   double scale = 1.0 + bmax;
   double tol = world->method.tolerance * (world->method.absolute_tolerance ? 1.0 : scale);
   if (world->method.velocity_tolerance > 0.0 && world->method.velocity_tolerance < tol)
@@ -1654,13 +1639,12 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   }
   if (!res_exact) res = exact_residual(w, r, &cone, nj, nc, par, kind, NULL); /* a non-finite sweep ended it */
   bool usable = isfinite(res), finite = true; /* (an and over the bodies: any order) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(&& : finite) if (nb >= RELAXED_BGS_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(nb >= RELAXED_BGS_PARALLEL_MIN, schedule(static) reduction(&& : finite),
   for (int i = 0; i < nb; i++)
     for (int k = 0; k < 3; k++)
       finite = finite && isfinite(r->dv[DV_STRIDE * (size_t)i + k]) &&
                isfinite(r->dv[DV_STRIDE * (size_t)i + DV_ANG + k]);
+  );
   usable = usable && finite;
   if (!usable) status = CLT_SOLVE_ERROR;
 
@@ -1687,9 +1671,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   double *out = runs ? r->z_slot : w->z + nj;
   for (int i0 = 0; i0 < nc; i0 += BUILD_RUN) {
     int i1 = i0 + BUILD_RUN < nc ? i0 + BUILD_RUN : nc;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (par)
-#endif
+    CLT_PARALLEL_FOR_IF(par, schedule(static),
     for (int i = i0; i < i1; i++) {
       const clt_relaxed_contact_t *ct = clt_relaxed_block(r, i);
       double *z = out + (size_t)(runs ? i : ct->index) * (size_t)blk;
@@ -1698,16 +1680,15 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       clt_relaxed_bracket(cone.md == m ? cone.dc : NULL, cone.md == m ? cone.ds : NULL, world->dimension, m, ct->x[1],
                           dim == 3 ? ct->x[2] : 0.0, &k0, &k1, &alpha, &beta);
       clt_z_bracket_put(z, ct->x[0], k0, alpha, k1, beta);
-    }
+    });
     if (runs)
       clt_work_release(w, (char *)r->contacts + (size_t)i0 * r->contact_stride, (size_t)(i1 - i0) * r->contact_stride);
   }
   if (runs) {
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (par)
-#endif
+    CLT_PARALLEL_FOR_IF(par, schedule(static),
     for (int i = 0; i < nc; i++)
       memcpy(w->z + nj + (size_t)r->order[i] * (size_t)blk, r->z_slot + (size_t)i * (size_t)blk, blk * sizeof(double));
+    );
     clt_work_release(w, r->z_slot, (size_t)nc * (size_t)blk * sizeof *r->z_slot);
   }
   clt_work_release(w, r->order, (size_t)r->contact_capacity * sizeof *r->order);
@@ -1720,9 +1701,7 @@ void clt_relaxed_apply_dv(clt_world_t *world, const clt_relaxed_work_t *r) {
   int nb = world->body_count;
   bool sphere = r->sphere;
   /* v⁺ = v_free + dv */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_BGS_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(nb >= RELAXED_BGS_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < nb; i++) {
     if (r->dyn[i] < 0) continue;
     const double *u = r->dv + DV_STRIDE * (size_t)i;
@@ -1744,7 +1723,7 @@ void clt_relaxed_apply_dv(clt_world_t *world, const clt_relaxed_work_t *r) {
         s->angular_velocity[k] += u[DV_ANG + k];
       }
     }
-  }
+  });
 }
 
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {

@@ -17,6 +17,7 @@
 #include "collision/primitives_3d.h"
 #include "steppers/relaxed.h"
 #include "steppers/stepper.h"
+#include "base/parallel.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -124,7 +125,7 @@ static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const 
     w->proxies = p;
     w->proxy_capacity = cap;
   }
-#pragma omp parallel for schedule(static) if (world->body_count >= COLLIDE_PARALLEL_MIN)
+  CLT_PARALLEL_FOR_IF(world->body_count >= COLLIDE_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < world->body_count; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     clt_collide_pose_t pose;
@@ -154,7 +155,7 @@ static clt_status_t place_proxies(clt_world_t *world, clt_step_work_t *w, const 
       p->body = i;
       p->fixed = b->type != CLT_BODY_DYNAMIC;
     }
-  }
+  });
   return CLT_OK;
 }
 
@@ -221,7 +222,7 @@ static const double *place_spheres(clt_world_t *world, clt_step_work_t *w) {
   if (world->shape_count > r->centre_capacity &&
       !clt_step_work_grow((void **)&r->centres, &r->centre_capacity, world->shape_count, 3 * sizeof *r->centres))
     return NULL;
-#pragma omp parallel for schedule(static) if (world->body_count >= COLLIDE_PARALLEL_MIN)
+  CLT_PARALLEL_FOR_IF(world->body_count >= COLLIDE_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < world->body_count; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     clt_collide_pose_t pose;
@@ -233,7 +234,7 @@ static const double *place_spheres(clt_world_t *world, clt_step_work_t *w) {
       posed = true;
       sphere_centre(clt_world_shape(world, sh), &pose, r->centres + 3 * (size_t)sh);
     }
-  }
+  });
   return r->centres;
 }
 
@@ -655,7 +656,7 @@ bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w) {
       !clt_step_work_grow((void **)&r->shelf, &r->shelf_capacity, 3 * nc, sizeof *r->shelf))
     return false; /* (only memory not saved) */
   bool ok = true;
-#pragma omp parallel for schedule(static) reduction(&& : ok) if (nc >= COLLIDE_PARALLEL_MIN)
+  CLT_PARALLEL_FOR_IF(nc >= COLLIDE_PARALLEL_MIN, schedule(static) reduction(&& : ok),
   for (int j = 0; j < nc; j++) {
     const clt_contact_t *c = &w->contacts[j];
     double mu = pair_material(world, c->shape_a, c->shape_b).friction;
@@ -665,7 +666,7 @@ bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w) {
     r->shelf[3 * (size_t)j] = c->shape_a;
     r->shelf[3 * (size_t)j + 1] = c->friction == mu ? c->shape_b : ~c->shape_b;
     r->shelf[3 * (size_t)j + 2] = c->feature;
-  }
+  });
   if (!ok) return false;
 #ifdef CLATTER_POISON_RELEASED
   /* a copy, which clt_contact_remake compares with what it makes (relaxed.h) */
@@ -726,9 +727,10 @@ clt_status_t clt_contacts_unshelve(clt_world_t *world, clt_step_work_t *w) {
   clt_relaxed_work_t *r = w->relaxed;
   if (!r || !r->shelved) return CLT_OK;
   int nc = r->shelf_count, lost = nc;
-#pragma omp parallel for schedule(static) reduction(min : lost) if (nc >= COLLIDE_PARALLEL_MIN)
+  CLT_PARALLEL_FOR_IF(nc >= COLLIDE_PARALLEL_MIN, schedule(static) reduction(min : lost),
   for (int j = 0; j < nc; j++)
     if (!clt_contact_remake(world, w, j, &w->contacts[j]) && j < lost) lost = j;
+  );
   r->shelved = false;
   /* the shelf is dead until the next solve shelves (base/pages.h) */
   clt_work_release(w, r->shelf, (size_t)r->shelf_capacity * sizeof *r->shelf);
@@ -782,12 +784,12 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps) 
    * is kept. Before stage "backup" of a late_backup scheme (stepper.h) the positions have not
    * moved, and the backup will be these poses. */
   bool start = true, late = !world->backup_written; /* an and over the bodies: any split */
-#pragma omp parallel for schedule(static) reduction(&& : start) if (world->body_count >= COLLIDE_PARALLEL_MIN)
+  CLT_PARALLEL_FOR_IF(world->body_count >= COLLIDE_PARALLEL_MIN, schedule(static) reduction(&& : start),
   for (int i = 0; i < world->body_count; i++) {
     start = start && (late || memcmp(clt_world_backup_pose(world, i), &world->states[i], REUSE_POSE * sizeof(double)) == 0);
     r->reuse_reach[i] = rotation_reach(world, i);
     r->reuse_type[i] = (unsigned char)world->bodies[i].type;
-  }
+  });
   if (!start) return;
   r->reuse_eps = eps;
   r->reuse_bodies = world->body_count;
@@ -815,9 +817,10 @@ static bool kept_pairs_cover(const clt_world_t *world, const clt_step_work_t *w)
    * step's restored state, a loaded one, or after another pipeline's steps (shapes that grew) */
   if (world->step_count != r->reuse_step + 1) return false;
   bool covered = true; /* an and over the bodies: the same for any split over threads */
-#pragma omp parallel for schedule(static) reduction(&& : covered) if (world->body_count >= COLLIDE_PARALLEL_MIN)
+  CLT_PARALLEL_FOR_IF(world->body_count >= COLLIDE_PARALLEL_MIN, schedule(static) reduction(&& : covered),
   for (int i = 0; i < world->body_count; i++)
     covered = covered && body_within_allowance(world, r, i);
+  );
   return covered;
 }
 
@@ -861,7 +864,7 @@ double clt_world_penetration(clt_world_t *world) {
   double worst = 0.0; /* a max: the same for any split of the pairs over threads */
   const double *centres = place_spheres(world, w);
   int pairs = w->broadphase.pair_count;
-#pragma omp parallel for schedule(static) reduction(max : worst) if (pairs >= COLLIDE_PAIR_PARALLEL_MIN)
+  CLT_PARALLEL_FOR_IF(pairs >= COLLIDE_PAIR_PARALLEL_MIN, schedule(static) reduction(max : worst),
   for (int k = 0; k < pairs; k++) {
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
     if (kept && !clt_broadphase_pair_test(&w->proxies[sa], &w->proxies[sb], world->dimension, 0.0)) continue;
@@ -871,7 +874,7 @@ double clt_world_penetration(clt_world_t *world) {
     int count = collide_pair(world, points, centres, sa, sb, ba, bb, 0.0);
     for (int i = 0; i < count; i++)
       if (-points[i].distance > worst) worst = -points[i].distance;
-  }
+  });
   /* what the search read is dead until the next one writes it (base/pages.h; the pairs stay) */
   clt_work_release(w, w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
   if (w->relaxed) clt_work_release(w, w->relaxed->centres, (size_t)w->relaxed->centre_capacity * 3 * sizeof(double));

@@ -33,6 +33,7 @@
 
 #include "math/vec.h"
 #include "steppers/stepper.h"
+#include "base/parallel.h"
 
 #define CLT_TWO_PI 6.283185307179586476925286766559
 /* Contacts from which the memory is written by several threads (below: one, in the same order),
@@ -364,9 +365,7 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
     shares = omp_get_max_threads() < REMEMBER_SHARES ? omp_get_max_threads() : REMEMBER_SHARES;
 #endif
   int at[REMEMBER_SHARES + 1] = {0};
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
-#endif
+  CLT_PARALLEL_FOR_IF(shares > 1, schedule(static, 1) num_threads(shares),
   for (int t = 0; t < shares; t++) {
     int from = (int)((int64_t)nc * t / shares), to = (int)((int64_t)nc * (t + 1) / shares), n = 0;
     for (int j = from; j < to; j++) {
@@ -374,7 +373,7 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
       n += clt_contact_z(w, j, zbuf)[0] > 0.0;
     }
     at[t + 1] = n;
-  }
+  });
   for (int t = 0; t < shares; t++) at[t + 1] += at[t];
   if (at[shares] > w->next_memory_capacity) {
     int cap = w->next_memory_capacity > 0 ? w->next_memory_capacity : 16;
@@ -384,9 +383,7 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
     w->next_memory = p;
     w->next_memory_capacity = cap;
   }
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static, 1) num_threads(shares) if (shares > 1)
-#endif
+  CLT_PARALLEL_FOR_IF(shares > 1, schedule(static, 1) num_threads(shares),
   for (int t = 0; t < shares; t++) {
     int from = (int)((int64_t)nc * t / shares), to = (int)((int64_t)nc * (t + 1) / shares), out = at[t];
     for (int j = from; j < to; j++) {
@@ -396,7 +393,7 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
       if (!(z[0] > 0.0)) continue; /* not pressing: the entry is dropped */
       memory_entry(world, w, &table, ct, z, m, &w->next_memory[out++]);
     }
-  }
+  });
   w->next_memory_count = at[shares];
   /* The contacts come in pair order (the broad phase's pairs are sorted), so the entries usually
    * are in key order already: glibc's qsort would allocate a copy of the array (64 bytes per

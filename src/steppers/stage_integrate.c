@@ -3,6 +3,7 @@
  * kinematic bodies. Static bodies never move. */
 #include "math/vec.h"
 #include "steppers/stepper.h"
+#include "base/parallel.h"
 
 /* Bodies are independent: from this many on the loop runs on the OpenMP threads (the same result
  * for any number of threads; below it a parallel region costs more than the loop). */
@@ -11,7 +12,7 @@
 clt_status_t clt_stage_integrate(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   double h = c->h;
-#pragma omp parallel for schedule(static) if (world->body_count >= INTEGRATE_PARALLEL_MIN)
+  CLT_PARALLEL_FOR_IF(world->body_count >= INTEGRATE_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < world->body_count; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     clt_body_state_t *s = &world->states[i];
@@ -24,6 +25,6 @@ clt_status_t clt_stage_integrate(clt_step_context_t *c) {
       else
         clt_q_integrate(s->orientation, s->orientation, s->angular_velocity, h);
     }
-  }
+  });
   return CLT_OK;
 }

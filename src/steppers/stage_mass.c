@@ -6,6 +6,7 @@
 
 #include "math/vec.h"
 #include "steppers/stepper.h"
+#include "base/parallel.h"
 
 clt_status_t clt_compute_inverse_mass(clt_world_t *world, clt_step_work_t *work, double h, bool plain_mass) {
   if (!clt_step_work_reserve_bodies(work, world->body_count))
@@ -13,9 +14,7 @@ clt_status_t clt_compute_inverse_mass(clt_world_t *world, clt_step_work_t *work,
   bool semi = !plain_mass && world->dimension == 3 && world->method.gyroscopic == CLT_GYRO_SEMI_IMPLICIT;
   work->symmetric = !semi;
   int n = world->body_count, bad = n; /* the first singular body (a min: any split) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(min : bad) if (n >= CLT_BODY_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(n >= CLT_BODY_PARALLEL_MIN, schedule(static) reduction(min : bad),
   for (int i = 0; i < n; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     double *m = work->inv_angular[i];
@@ -47,7 +46,7 @@ clt_status_t clt_compute_inverse_mass(clt_world_t *world, clt_step_work_t *work,
         for (int r = 0; r < 3; r++) m[3 * r + col] = x[r];
       }
     }
-  }
+  });
   if (bad < n) {
     char label[CLT_NAME_SIZE + 32];
     clt_body_label(world, bad, label, sizeof label);

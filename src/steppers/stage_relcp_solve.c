@@ -31,6 +31,7 @@
 #include "steppers/relcp.h"
 #include "steppers/relcp_newton.h"
 #include "steppers/relcp_pgs.h"
+#include "base/parallel.h"
 
 /* Dense below this many constraints whatever the solver (assembly O(n²) memory, cheap products). */
 #define RELCP_DENSE_MAX 256
@@ -78,15 +79,10 @@ static void accumulate_body(const clt_relcp_work_t *w, int body, const double *x
 void clt_relcp_apply(const clt_relcp_work_t *w, double h, bool parallel, const double *x, double *y) {
   int na = w->active_count, n = w->count;
   double *u = w->accumulator;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (parallel)
-#else
-  (void)parallel;
-#endif
+  CLT_PARALLEL_FOR_IF(parallel, schedule(static),
   for (int k = 0; k < na; k++) accumulate_body(w, w->active[k], x, u + 6 * (size_t)w->active[k]);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (parallel)
-#endif
+  );
+  CLT_PARALLEL_FOR_IF(parallel, schedule(static),
   for (int p = 0; p < n; p++) {
     const double *j = w->jr + 12 * (size_t)p;
     int ba = w->jb[2 * p], bb = w->jb[2 * p + 1];
@@ -94,7 +90,7 @@ void clt_relcp_apply(const clt_relcp_work_t *w, double h, bool parallel, const d
     if (ba >= 0) s += side_dot(j, j + 3, u + 6 * (size_t)ba);
     if (bb >= 0) s += side_dot(j + 6, j + 9, u + 6 * (size_t)bb);
     y[p] = h * s;
-  }
+  });
 }
 
 static void op_apply(void *user, const double *x, double *y) {

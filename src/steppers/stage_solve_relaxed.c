@@ -39,6 +39,7 @@
 #include "clatter/solvers.h"
 #include "math/vec.h"
 #include "steppers/relaxed.h"
+#include "base/parallel.h"
 
 /* Below this many unknowns the products run on one thread: a parallel region per product costs
  * more than it saves on small problems, and spinning threads hurt on a loaded machine. The result
@@ -70,9 +71,7 @@ typedef struct relaxed_op_t {
 
 static void accumulate_bodies(const relaxed_op_t *r, const double *x) {
   int nb = r->bodies;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (r->n >= RELAXED_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(r->n >= RELAXED_PARALLEL_MIN, schedule(static),
   for (int b = 0; b < nb; b++) {
     double acc[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     for (int e = r->body_start[b]; e < r->body_start[b + 1]; e++) {
@@ -82,7 +81,7 @@ static void accumulate_bodies(const relaxed_op_t *r, const double *x) {
       for (int k = 0; k < 6; k++) acc[k] += xp * m[k];
     }
     memcpy(r->u + 6 * (size_t)b, acc, sizeof acc);
-  }
+  });
 }
 
 static double side_dot(const double lin[3], const double ang[3], const double *u) {
@@ -94,16 +93,14 @@ static void relaxed_apply(void *user, const double *x, double *y) {
   relaxed_op_t *r = user;
   accumulate_bodies(r, x);
   int n = r->n;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (n >= RELAXED_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(n >= RELAXED_PARALLEL_MIN, schedule(static),
   for (int p = 0; p < n; p++) {
     const clt_row_t *row = &r->rows[p];
     double s = 0.0;
     if (row->body_a >= 0) s += side_dot(row->jac.linear_a, row->jac.angular_a, r->u + 6 * (size_t)row->body_a);
     if (row->body_b >= 0) s += side_dot(row->jac.linear_b, row->jac.angular_b, r->u + 6 * (size_t)row->body_b);
     y[p] = s;
-  }
+  });
 }
 
 static void side_minv(const clt_world_t *world, const clt_step_work_t *w, int body, const double lin[3],
@@ -460,22 +457,18 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
   }
   /* (guided: a pair with a wall or a falling grain costs more than one in the settled bed, and the
    * pairs come sorted by proxy: equal shares left one thread waiting a third of the loop) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(guided, 1024) if (np >= RELAXED_SPREAD_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(np >= RELAXED_SPREAD_PARALLEL_MIN, schedule(guided, 1024),
   for (int k = 0; k < np; k++) {
     int a = body[pairs[k].a], b = body[pairs[k].b];
     bool da = world->bodies[a].type == CLT_BODY_DYNAMIC, db = world->bodies[b].type == CLT_BODY_DYNAMIC;
     double tau = da || db ? link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->slack[a] + r->slack[b]) : INFINITY;
     r->link[k] = tau <= h && !(da && db && !(tau > 0.0)) ? tau : INFINITY;
-  }
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+  });
+  CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < nb; i++) {
     memcpy(r->box0 + 6 * (size_t)i, r->vlo + 3 * (size_t)i, 3 * sizeof *r->box0);
     memcpy(r->box0 + 6 * (size_t)i + 3, r->vhi + 3 * (size_t)i, 3 * sizeof *r->box0);
-  }
+  });
   /* (min and max of start values: any order gives the same boxes) */
   for (int k = 0; k < np; k++) {
     double tau = r->link[k];
@@ -509,9 +502,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   int nb = world->body_count;
   /* Own sweep: in free flight body i's surface moves by h u_i, plus at most slack_i = h(h|a_i| +
    * |ω_i| R_i) in any direction; its bounds grow by that along each axis (own: 3 below, 3 above). */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < nb; i++) {
     if (r->round > 0) { /* a later solve of the step: the same state, so the same u, slack and own */
       for (int k = 0; k < 3; k++) r->vlo[3 * (size_t)i + k] = r->vhi[3 * (size_t)i + k] = r->u0[3 * (size_t)i + k];
@@ -545,7 +536,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
       own[k] = r->slack[i] + dmax(0.0, -h * u[k]);
       own[3 + k] = r->slack[i] + dmax(0.0, h * u[k]);
     }
-  }
+  });
   /* From last step's contacts (the memory): a contact that bore may bear at a gap up to h μ |slip|
    * (stage_collide.c, point_can_close), slip ≤ the two bodies' |u| + |ω| extent, so a body with
    * such a contact grows its bounds by h max μ (|u| + |ω| extent) on every side (below; a block
@@ -566,18 +557,15 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     /* each shape's body (the memory's keys and the broad phase's pairs are shapes) */
     if (!clt_step_work_grow((void **)&r->shape_body, &r->shape_body_capacity, world->shape_count, sizeof(int)))
       return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+    CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
     for (int i = 0; i < nb; i++)
       for (int k = 0; k < world->bodies[i].shape_count; k++) r->shape_body[world->bodies[i].shape_first + k] = i;
+    );
   }
   if (r->round == 0 && (mu_max > 0.0 || kicks) && w->memory_count > 0) {
     /* the bodies of a contact that bore last step (flags only: any order, any thread) */
     int nm = w->memory_count;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nm >= RELAXED_PARALLEL_MIN)
-#endif
+    CLT_PARALLEL_FOR_IF(nm >= RELAXED_PARALLEL_MIN, schedule(static),
     for (int k = 0; k < nm; k++) {
       const clt_contact_memory_t *m = &w->memory[k];
       if (!(m->normal_impulse > 0.0)) continue;
@@ -585,12 +573,10 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
       for (int q = 0; q < 2; q++) {
         if (sh[q] < 0 || sh[q] >= world->shape_count) continue;
         unsigned char *flag = &r->bearing[r->shape_body[sh[q]]];
-#ifdef _OPENMP
-#pragma omp atomic write
-#endif
+        CLT_PRAGMA_(omp atomic write)
         *flag = 1;
       }
-    }
+    });
   }
   if (kicks) { /* the pending rebounds, in every solve of the step (their boxes were reset above) */
     for (int k = 0; k < w->memory_count; k++) {
@@ -613,9 +599,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   }
   /* the velocities an earlier solve of this step gave (the stage "active set test"), from its start */
   if (r->round > 0) {
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+    CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
     for (int i = 0; i < nb; i++) {
       if (!r->demanded[i]) continue;
       const double *dm = r->demand + 6 * (size_t)i;
@@ -624,7 +608,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
         r->vlo[3 * (size_t)i + k] = dmin(r->vlo[3 * (size_t)i + k], dm[k]);
         r->vhi[3 * (size_t)i + k] = dmax(r->vhi[3 * (size_t)i + k], dm[3 + k]);
       }
-    }
+    });
   }
   /* Contacts change velocities within the step: a grain falling onto one that has just stopped, or
    * one resting next to a fast one, closes a gap its start-of-step velocity does not predict. Each
@@ -645,10 +629,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * starts from their new velocities. A function of the state only, the same for any thread
    * count. */
   double glo0 = 0.0, glo1 = 0.0, glo2 = 0.0, ghi0 = 0.0, ghi1 = 0.0, ghi2 = 0.0; /* min / max: any order */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(min : glo0, glo1, glo2) reduction(max : ghi0, ghi1, ghi2) \
-    if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static) reduction(min : glo0, glo1, glo2) reduction(max : ghi0, ghi1, ghi2),
   for (int i = 0; i < nb; i++) {
     const double *vl = r->vlo + 3 * (size_t)i, *vh = r->vhi + 3 * (size_t)i;
     glo0 = dmin(glo0, vl[0]);
@@ -657,7 +638,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     ghi0 = dmax(ghi0, vh[0]);
     ghi1 = dmax(ghi1, vh[1]);
     ghi2 = dmax(ghi2, vh[2]);
-  }
+  });
   double glo[3] = {glo0, glo1, glo2}, ghi[3] = {ghi0, ghi1, ghi2};
   double span[3] = {ghi[0] - glo[0], ghi[1] - glo[1], ghi[2] - glo[2]};
   if (r->round == 0) r->slow = h * clt_v3_norm(span) <= eps;
@@ -666,15 +647,13 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
      * start of the step, which moves no pair by more than (1 + 2e)ε̂ with the widening below;
      * cheaper than the broad phase it would take to find the partners. A later solve of the step
      * that began so keeps to it, so that its set contains the first's. */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+    CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
     for (int i = 0; i < nb; i++)
       if (world->bodies[i].type == CLT_BODY_DYNAMIC) {
         memcpy(r->vlo + 3 * (size_t)i, glo, sizeof glo);
         memcpy(r->vhi + 3 * (size_t)i, ghi, sizeof ghi);
         r->vt[i] = 0.0;
-      }
+      });
   } else {
     /* the broad phase under the own sweeps: the step's first solve runs it and keeps its pairs,
      * the later ones (the same state and sweeps) only place the proxies again */
@@ -707,9 +686,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   bool update = r->round > 0 && r->ext_pairs_valid;
   int changes = 0;
   r->reuse_valid = false; /* the kept pairs' allowances are ext (clt_relaxed_keep_pairs) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(+ : changes) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static) reduction(+ : changes),
   for (int i = 0; i < nb; i++) {
     double *ext = r->ext + 6 * (size_t)i, before[6];
     if (update) memcpy(before, ext, sizeof before);
@@ -735,7 +712,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
       ext[3 + d] = r->slack[i] + ride + dmax(0.0, hi);
     }
     if (update) changes += r->ext_changed[i] = memcmp(before, ext, sizeof before) != 0;
-  }
+  });
   r->ext_changes = update ? changes : nb;
   clt_status_t st = clt_find_contacts_swept(world, w, eps, r->ext);
   if (st == CLT_OK) clt_relaxed_keep_pairs(world, w, eps);
@@ -752,9 +729,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
  * boxes it still cannot overlap at the end of the step. */
 static int mark_demands(clt_world_t *world, clt_relaxed_work_t *r, double h, double allow, double margin, bool mark) {
   int nb = world->body_count, marked = 0;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(+ : marked) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static) reduction(+ : marked),
   for (int i = 0; i < nb; i++) {
     if (world->bodies[i].type != CLT_BODY_DYNAMIC) continue;
     const double *v = world->states[i].velocity, *u = body_velocity(r, i);
@@ -776,7 +751,7 @@ static int mark_demands(clt_world_t *world, clt_relaxed_work_t *r, double h, dou
       dm[k] = dmin(dm[k], vp[k] - m);
       dm[3 + k] = dmax(dm[3 + k], vp[k] + m);
     }
-  }
+  });
   return marked;
 }
 
@@ -792,14 +767,12 @@ static uint64_t key_mix(uint64_t x) { /* splitmix64's finaliser: a bijection tha
 static uint64_t contact_keys(const clt_step_work_t *w) {
   uint64_t x = 0;
   int n = w->contact_count;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(+ : x) if (n >= RELAXED_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(n >= RELAXED_PARALLEL_MIN, schedule(static) reduction(+ : x),
   for (int j = 0; j < n; j++) {
     const clt_contact_t *ct = &w->contacts[j];
     uint64_t a = (uint32_t)ct->shape_a, b = (uint32_t)ct->shape_b, f = (uint32_t)ct->feature;
     x += key_mix(key_mix(key_mix((uint64_t)j ^ (a << 32)) ^ b) ^ (f << 32));
-  }
+  });
   return x;
 }
 
@@ -872,14 +845,12 @@ clt_status_t clt_stage_relaxed_active_set(clt_step_context_t *c) {
     if (st != CLT_OK) return st;
     clt_relaxed_apply_dv(world, r);
   } else {
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+    CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
     for (int i = 0; i < nb; i++) {
       const double *v = r->solved + 6 * (size_t)i;
       memcpy(world->states[i].velocity, v, 3 * sizeof *v);
       memcpy(world->states[i].angular_velocity, v + 3, 3 * sizeof *v);
-    }
+    });
   }
   /* the last solve's impulses (its warm start) are not read again: as after a solve */
   release_round_memory(w, r);
@@ -945,9 +916,7 @@ clt_status_t clt_stage_relaxed_test(clt_step_context_t *c) {
                           &w->next_memory_count, &w->next_memory_capacity);
   clt_work_release(w, w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory);
   r->round_warm = true;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nb >= RELAXED_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < nb; i++) { /* the start-of-step velocities (positions have not moved) */
     if (!r->dv_applied) {
       double *v = r->solved + 6 * (size_t)i;
@@ -957,7 +926,7 @@ clt_status_t clt_stage_relaxed_test(clt_step_context_t *c) {
     /* (the scheme's late_backup: stepper.h) */
     memcpy(world->states[i].velocity, world->backup_velocity[i], sizeof world->states[i].velocity);
     memcpy(world->states[i].angular_velocity, world->backup_velocity[i] + 3, sizeof world->states[i].angular_velocity);
-  }
+  });
   r->round++;
   c->branch = true; /* to "active set": solve again */
   return CLT_OK;
@@ -1008,9 +977,7 @@ clt_status_t clt_stage_relaxed_contacts(clt_step_context_t *c) {
   w->row_count = w->joint_rows;
   int nc = w->contact_count;
   /* (each contact on its own; the memory is only read) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) if (nc >= RELAXED_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(nc >= RELAXED_PARALLEL_MIN, schedule(static),
   for (int j = 0; j < nc; j++) {
     clt_contact_t *ct = &w->contacts[j];
     const clt_contact_memory_t *m = NULL;
@@ -1025,7 +992,7 @@ clt_status_t clt_stage_relaxed_contacts(clt_step_context_t *c) {
     ct->restitution_bias =
         m && m->restitution_state == CLT_RESTITUTION_PENDING ? ct->restitution * m->pre_velocity : 0.0;
     r->delta[j] = c->scheme->bias(&world->method, ct->distance, c->h) + ct->restitution_bias;
-  }
+  });
   return CLT_OK;
 }
 

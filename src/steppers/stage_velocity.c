@@ -10,6 +10,7 @@
 
 #include "math/vec.h"
 #include "steppers/stepper.h"
+#include "base/parallel.h"
 
 /* false: the semi-implicit matrix is singular (the caller reports it). */
 static bool body_velocity_3d(clt_world_t *world, int i, double h) {
@@ -48,9 +49,7 @@ clt_status_t clt_stage_free_velocity(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   double h = c->h;
   int n = world->body_count, bad = n; /* the first body whose update failed (a min: any split) */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) reduction(min : bad) if (n >= CLT_BODY_PARALLEL_MIN)
-#endif
+  CLT_PARALLEL_FOR_IF(n >= CLT_BODY_PARALLEL_MIN, schedule(static) reduction(min : bad),
   for (int i = 0; i < n; i++) {
     const clt_body_rec_t *b = &world->bodies[i];
     if (b->type != CLT_BODY_DYNAMIC) continue;
@@ -62,7 +61,7 @@ clt_status_t clt_stage_free_velocity(clt_step_context_t *c) {
     } else if (!body_velocity_3d(world, i, h) && i < bad) {
       bad = i;
     }
-  }
+  });
   if (bad < n) {
     char label[CLT_NAME_SIZE + 32];
     clt_body_label(world, bad, label, sizeof label);

@@ -10,6 +10,7 @@
 #include "base/pages.h"
 #include "steppers/relaxed.h"
 #include "steppers/stepper.h"
+#include "base/parallel.h"
 
 /* Stage "commit": the new state must be finite before time advances and the state is described
  * (SPEC.md §7); on failure the driver restores the state of before the step. The contact memory
@@ -18,12 +19,12 @@ clt_status_t clt_stage_commit(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   /* the first body with a non-finite state (a min: the same for any number of OpenMP threads) */
   int first = world->body_count;
-#pragma omp parallel for schedule(static) reduction(min : first) if (world->body_count >= 4096)
+  CLT_PARALLEL_FOR_IF(world->body_count >= 4096, schedule(static) reduction(min : first),
   for (int i = 0; i < world->body_count; i++) {
     const double *v = (const double *)&world->states[i];
     for (size_t k = 0; k < sizeof world->states[i] / sizeof(double); k++)
       if (!isfinite(v[k]) && i < first) first = i;
-  }
+  });
   if (first < world->body_count) {
     char label[CLT_NAME_SIZE + 32];
     clt_body_label(world, first, label, sizeof label);
@@ -79,27 +80,28 @@ static void copy_states(clt_body_state_t *to, const clt_body_state_t *from, int 
   enum { BLOCK = 4096 };
   if (n <= 0) return; /* memcpy with a NULL pointer is undefined even for 0 bytes */
   int blocks = (n + BLOCK - 1) / BLOCK;
-#pragma omp parallel for schedule(static) if (blocks > 1)
+  CLT_PARALLEL_FOR_IF(blocks > 1, schedule(static),
   for (int k = 0; k < blocks; k++) {
     int i0 = k * BLOCK, i1 = i0 + BLOCK < n ? i0 + BLOCK : n;
     memcpy(to + i0, from + i0, (size_t)(i1 - i0) * sizeof *to);
-  }
+  });
 }
 
 /* The velocities of n bodies into to (late_backup). */
 static void copy_velocities(double (*to)[6], const clt_body_state_t *from, int n) {
-#pragma omp parallel for schedule(static) if (n >= 4096)
+  CLT_PARALLEL_FOR_IF(n >= 4096, schedule(static),
   for (int i = 0; i < n; i++) {
     memcpy(to[i], from[i].velocity, sizeof from[i].velocity);
     memcpy(to[i] + 3, from[i].angular_velocity, sizeof from[i].angular_velocity);
-  }
+  });
 }
 
 /* The poses of n bodies into to (late_backup). */
 static void copy_poses(double (*to)[8], const clt_body_state_t *from, int n) {
   _Static_assert(offsetof(clt_body_state_t, velocity) == 8 * sizeof(double), "the pose: 8 doubles");
-#pragma omp parallel for schedule(static) if (n >= 4096)
+  CLT_PARALLEL_FOR_IF(n >= 4096, schedule(static),
   for (int i = 0; i < n; i++) memcpy(to[i], &from[i], 8 * sizeof(double));
+  );
 }
 
 /* Stage "backup" (late_backup): the poses before the step, which have not moved yet. */
@@ -116,13 +118,13 @@ static void restore(clt_world_t *world, double time, int64_t step_count) {
   } else {
     /* the velocities, and the poses where stage "backup" kept them (else they have not moved, and
      * are kept now, for what reads them after a step: clt_relaxed_keep_pairs) */
-#pragma omp parallel for schedule(static) if (n >= 4096)
+    CLT_PARALLEL_FOR_IF(n >= 4096, schedule(static),
     for (int i = 0; i < n; i++) {
       clt_body_state_t *s = &world->states[i];
       if (world->backup_written) memcpy(s, world->backup_pose[i], 8 * sizeof(double));
       memcpy(s->velocity, world->backup_velocity[i], sizeof s->velocity);
       memcpy(s->angular_velocity, world->backup_velocity[i] + 3, sizeof s->angular_velocity);
-    }
+    });
     if (!world->backup_written) copy_poses(world->backup_pose, world->states, n);
     world->backup_written = true;
   }
