@@ -1,9 +1,9 @@
 /* bench/granular: one pile run (scenes/papers/pile.json or any scene) measured from inside the
  * process: scene parse and world build time, per-step wall time split (collide / assemble / solve,
- * from the step diagnostics), kinetic energy against its peak, penetration, the broad phase
- * alone at the final state, and memory: peak RSS (getrusage) and where it goes (record sizes and
- * workspace capacities, read through the library's internal headers). Built and run by
- * bench/granular/run; prints `key value` lines that the script collects.
+ * from the step diagnostics), kinetic energy against its peak, penetration, and memory: peak RSS
+ * (getrusage), the step workspace's bytes (the diagnostics' work_bytes) and where it goes
+ * (clt_world_memory). Built and run by bench/granular/run; prints `key value` lines that the script
+ * collects. It uses the public API only (include/clatter/).
  *
  * usage: pile_bench SCENE.json [--param NAME=VALUE ...] [--set PATH=VALUE ...] [--steps K]
  *                   [--every M]   (print a step line every M steps; 0: none)
@@ -12,23 +12,19 @@
  *                   [--memory]    (the resident size of each workspace array at the end, largest first,
  *                                  and a line `rss_peak_rise` for each step that raised the peak RSS by
  *                                  256 kB or more: where in the run the peak is made) */
-#define _DEFAULT_SOURCE /* mincore */
+#define _DEFAULT_SOURCE
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "clatter/clatter.h"
 #include "clatter/scene.h"
-#include "collision/broadphase.h"
-#include "dynamics/world_internal.h"
-#include "steppers/relaxed.h"
-#include "steppers/rows.h"
 
 static double now(void) {
   struct timespec ts;
@@ -61,23 +57,11 @@ static long current_rss_kb(void) {
   return resident * 4;
 }
 
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* --memory: the resident size of each workspace array at the end of the run (arrays that only grow
- * keep the pages of their peak): its allocation (malloc_usable_size) and how much of it is in
- * memory (mincore), largest first, against the process's whole resident anonymous memory
- * (/proc/self/smaps). */
-typedef struct named_t {
-  const char *name;
-  const void *ptr;
-  long size, resident; /* bytes */
-} named_t;
-
+/* --memory: the resident size of each buffer of the world and its step workspace at the end of the
+ * run (clt_world_memory: buffers that only grow keep the pages of their peak), largest first,
+ * against the process's whole resident anonymous memory (/proc/self/smaps). */
 static int compare_resident(const void *a, const void *b) {
-  long x = ((const named_t *)a)->resident, y = ((const named_t *)b)->resident;
+  size_t x = ((const clt_memory_entry_t *)a)->resident, y = ((const clt_memory_entry_t *)b)->resident;
   return (x < y) - (x > y);
 }
 
@@ -101,31 +85,25 @@ static long anonymous_resident_kb(void) {
   return total;
 }
 
-static void memory_map(named_t *known, int known_count, int bodies) {
-  long page = sysconf(_SC_PAGESIZE), sum = 0;
-  for (int i = 0; i < known_count; i++) {
-    known[i].size = known[i].ptr ? (long)malloc_usable_size((void *)known[i].ptr) : 0;
-    known[i].resident = 0;
-    if (known[i].size < page) continue; /* small: in the heap with others */
-    uintptr_t lo = (uintptr_t)known[i].ptr & ~(uintptr_t)(page - 1);
-    uintptr_t hi = ((uintptr_t)known[i].ptr + (uintptr_t)known[i].size + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
-    size_t pages = (hi - lo) / (uintptr_t)page;
-    unsigned char *v = malloc(pages);
-    if (v && mincore((void *)lo, hi - lo, v) == 0)
-      for (size_t k = 0; k < pages; k++) known[i].resident += (v[k] & 1) ? page : 0;
-    free(v);
-    sum += known[i].resident;
-  }
-  qsort(known, (size_t)known_count, sizeof *known, compare_resident);
+static void memory_map(const clt_world_t *world, int bodies) {
+  int count = clt_world_memory(world, NULL, 0);
+  clt_memory_entry_t *e = calloc((size_t)(count > 0 ? count : 1), sizeof *e);
+  if (!e) return;
+  count = clt_world_memory(world, e, count);
+  qsort(e, (size_t)count, sizeof *e, compare_resident);
+  size_t sum = 0;
   printf("memory_map begin (resident kB, B a body, allocated kB, array)\n");
-  for (int i = 0; i < known_count; i++)
-    if (known[i].resident >= 64 * 1024)
-      printf("  %8ld %7.0f %8ld %s\n", known[i].resident / 1024, (double)known[i].resident / bodies,
-             known[i].size / 1024, known[i].name);
+  for (int i = 0; i < count; i++) {
+    sum += e[i].resident;
+    if (e[i].resident >= 64 * 1024)
+      printf("  %8zu %7.0f %8zu %s\n", e[i].resident / 1024, (double)e[i].resident / bodies, e[i].bytes / 1024,
+             e[i].name);
+  }
   long total = anonymous_resident_kb();
-  printf("memory_map end: anonymous resident %ld kB (%.0f B a body), in the arrays above %ld kB, elsewhere %ld kB "
+  printf("memory_map end: anonymous resident %ld kB (%.0f B a body), in the arrays above %zu kB, elsewhere %ld kB "
          "(%.0f B a body)\n",
-         total, 1024.0 * total / bodies, sum / 1024, total - sum / 1024, (1024.0 * total - (double)sum) / bodies);
+         total, 1024.0 * total / bodies, sum / 1024, total - (long)(sum / 1024), (1024.0 * total - (double)sum) / bodies);
+  free(e);
 }
 
 int main(int argc, char **argv) {
@@ -253,124 +231,22 @@ int main(int argc, char **argv) {
   printf("state_hash %016llx\n", (unsigned long long)clt_world_state_hash(world));
   if (dump_path) {
     FILE *f = fopen(dump_path, "wb");
-    for (int i = 0; f && i < world->body_count; i++) {
-      fwrite(world->states[i].position, sizeof(double), 3, f);
-      fwrite(world->states[i].velocity, sizeof(double), 3, f);
+    for (int i = 0; f && i < n; i++) {
+      clt_body_state_t st;
+      if (clt_body_get_state(world, clt_world_body_at(world, i), &st) != CLT_OK) break;
+      fwrite(st.position, sizeof(double), 3, f);
+      fwrite(st.velocity, sizeof(double), 3, f);
     }
     if (f) fclose(f);
   }
 
-  /* The broad phase alone at the final state, margin ε̂: on the shapes' own boxes (broadphase_*), and
-   * with each body's sweep of the last step as the relaxed step's first solve queries it
-   * (broadphase_swept_*). The proxies are placed again first: the step gives their pages back
-   * after its search (stage_solve_relaxed.c, release_search), so what is left there is zeros. */
-  clt_step_work_t *w = world->step_work;
-  for (int swept = 0; swept < 2 && w; swept++) {
-    const double *sweep = swept && w->relaxed ? w->relaxed->own : NULL;
-    if (swept && !sweep) break;
-    if (clt_place_proxies(world, w, sweep) != CLT_OK) break;
-    clt_broadphase_t bp;
-    clt_broadphase_init(&bp);
-    double times[7];
-    for (int r = 0; r < 7; r++) {
-      double s = cpu_now();
-      clt_broadphase_find_pairs(&bp, w->proxies, world->shape_count, world->dimension, world->method.active_set_eps);
-      times[r] = cpu_now() - s; /* CPU time, median of 7 */
-    }
-    qsort(times, 7, sizeof times[0], compare_double);
-    const char *tag = swept ? "broadphase_swept" : "broadphase";
-    printf("%s_s %.6f\n%s_pairs %d\n%s_entry_tests %lld\n%s_large %d\n%s_cell %.4f\n", tag, times[3], tag,
-           bp.pair_count, tag, (long long)bp.entry_tests, tag, bp.large_count, tag, bp.cell_size);
-    clt_broadphase_destroy(&bp);
-  }
-
-  /* Where the memory goes (bytes per body of each array at its current capacity). */
+  /* Where the memory goes. */
   printf("rss_peak_kb %ld\nrss_peak_per_body_b %.0f\nrss_growth_per_body_b %.0f\n", rss_peak, 1024.0 * rss_peak / n,
          1024.0 * (rss_peak - rss_start) / n);
-  printf("sizeof_shape_def %zu\nsizeof_body_rec %zu\nsizeof_body_state %zu\nsizeof_body_def %zu\n",
-         sizeof(clt_shape_def_t), sizeof(clt_body_rec_t), sizeof(clt_body_state_t), sizeof(clt_body_def_t));
-  printf("world_capacity_bodies %d\nworld_capacity_shapes %d\n", world->body_capacity, world->shape_capacity);
-  if (w) {
-    printf("sizeof_contact %zu\nsizeof_row %zu\nwork_contact_capacity %d\nwork_row_capacity %d\n", sizeof(clt_contact_t),
-           sizeof(clt_row_t), w->contact_capacity, w->row_capacity);
-    printf("work_memory_capacity %d\nwork_report_capacity %d\nsizeof_memory %zu\nsizeof_report %zu\n",
-           w->memory_capacity, w->report_capacity, sizeof(clt_contact_memory_t), sizeof(clt_contact_info_t));
-    printf("broadphase_entry_capacity %d\nbroadphase_pair_capacity %d\nbroadphase_bucket_capacity %d\n",
-           w->broadphase.entry_capacity, w->broadphase.pair_capacity, w->broadphase.bucket_capacity);
-  }
-  if (memory) {
-    clt_relaxed_work_t *r = w ? w->relaxed : NULL;
-    clt_broadphase_t *bp = w ? &w->broadphase : NULL;
-    named_t known[] = {
-        {"world bodies", world->bodies, 0, 0},
-        {"world states", world->states, 0, 0},
-        {"world backup", world->backup, 0, 0},
-        {"world force_acc", world->force_acc, 0, 0},
-        {"world torque_acc", world->torque_acc, 0, 0},
-        {"world shape_desc", world->shape_desc, 0, 0},
-        {"work inv_linear", w ? w->inv_linear : NULL, 0, 0},
-        {"work inv_angular", w ? w->inv_angular : NULL, 0, 0},
-        {"work dp", w ? w->dp : NULL, 0, 0},
-        {"work contacts", w ? w->contacts : NULL, 0, 0},
-        {"work b", w ? w->b : NULL, 0, 0},
-        {"work z", w ? w->z : NULL, 0, 0},
-        {"work w", w ? w->w : NULL, 0, 0},
-        {"work ipiv", w ? w->ipiv : NULL, 0, 0},
-        {"work block_start", w ? w->block_start : NULL, 0, 0},
-        {"work proxies", w ? w->proxies : NULL, 0, 0},
-        {"work memory", w ? w->memory : NULL, 0, 0},
-        {"work next_memory", w ? w->next_memory : NULL, 0, 0},
-        {"work body_start", w ? w->body_start : NULL, 0, 0},
-        {"work body_list", w ? w->body_list : NULL, 0, 0},
-        {"broadphase entries", bp ? bp->entries : NULL, 0, 0},
-        {"broadphase bucket_start", bp ? bp->bucket_start : NULL, 0, 0},
-        {"broadphase sort_buffer", bp ? bp->sort_buffer : NULL, 0, 0},
-        {"broadphase column_key", bp ? bp->column_key : NULL, 0, 0},
-        {"broadphase pair_buffer", bp ? bp->pair_buffer : NULL, 0, 0},
-        {"broadphase pairs", bp ? bp->pairs : NULL, 0, 0},
-        {"broadphase kept", bp ? bp->kept : NULL, 0, 0},
-        {"relaxed contacts", r ? r->contacts : NULL, 0, 0},
-        {"relaxed delta", r ? r->delta : NULL, 0, 0},
-        {"relaxed block_A", r ? r->block_A : NULL, 0, 0},
-        {"relaxed colour", r ? r->colour : NULL, 0, 0},
-        {"relaxed order", r ? r->order : NULL, 0, 0},
-        {"relaxed ends", r ? r->ends : NULL, 0, 0},
-        {"relaxed hot", r ? r->hot : NULL, 0, 0},
-        {"relaxed hot_list", r ? r->hot_list : NULL, 0, 0},
-        {"relaxed dv", r ? r->dv : NULL, 0, 0},
-        {"relaxed inv", r ? r->inv : NULL, 0, 0},
-        {"relaxed rot", r ? r->rot : NULL, 0, 0},
-        {"relaxed dyn", r ? r->dyn : NULL, 0, 0},
-        {"relaxed mask", r ? r->mask : NULL, 0, 0},
-        {"relaxed own", r ? r->own : NULL, 0, 0},
-        {"relaxed slack", r ? r->slack : NULL, 0, 0},
-        {"relaxed vlo", r ? r->vlo : NULL, 0, 0},
-        {"relaxed vhi", r ? r->vhi : NULL, 0, 0},
-        {"relaxed vt", r ? r->vt : NULL, 0, 0},
-        {"relaxed ext", r ? r->ext : NULL, 0, 0},
-        {"relaxed u0", r ? r->u0 : NULL, 0, 0},
-        {"relaxed box0", r ? r->box0 : NULL, 0, 0},
-        {"relaxed shape_body", r ? r->shape_body : NULL, 0, 0},
-        {"relaxed link", r ? r->link : NULL, 0, 0},
-        {"relaxed own_pairs", r ? r->own_pairs : NULL, 0, 0},
-        {"relaxed demand", r ? r->demand : NULL, 0, 0},
-        {"relaxed solved", r ? r->solved : NULL, 0, 0},
-        {"relaxed round_memory", r ? r->round_memory : NULL, 0, 0},
-        {"relaxed reuse_reach", r ? r->reuse_reach : NULL, 0, 0},
-        {"relaxed centres", r ? r->centres : NULL, 0, 0},
-        {"relaxed bearing", r ? r->bearing : NULL, 0, 0},
-        {"relaxed demanded", r ? r->demanded : NULL, 0, 0},
-        {"relaxed ext_changed", r ? r->ext_changed : NULL, 0, 0},
-        {"relaxed reuse_type", r ? r->reuse_type : NULL, 0, 0},
-        {"work row_minv", w ? w->row_minv : NULL, 0, 0},
-        {"work scratch", w ? w->scratch : NULL, 0, 0},
-        {"broadphase block", bp ? bp->block : NULL, 0, 0},
-        {"broadphase large", bp ? bp->large : NULL, 0, 0},
-        {"world names", world->names, 0, 0},
-        {"world body_extras", world->body_extras, 0, 0},
-    };
-    memory_map(known, (int)(sizeof known / sizeof known[0]), n);
-  }
+  clt_diagnostics_t last;
+  if (clt_world_get_diagnostics(world, &last) == CLT_OK)
+    printf("work_bytes %lld\nwork_bytes_per_body %.0f\n", (long long)last.work_bytes, (double)last.work_bytes / n);
+  if (memory) memory_map(world, n);
   clt_world_destroy(world);
   clt_scene_destroy(scene);
   return 0;

@@ -546,11 +546,28 @@ typedef struct clt_diagnostics_t {
                             last solve allowed (only when solves reached it); 0 elsewhere */
   int touching_contacts; /* entries of the contact report that touch (clt_contact_info_t.touching;
                             docs/output-format.md "Touching contacts") */
+  int64_t work_bytes;    /* bytes the step workspace holds after the step (clt_world_memory's
+                            workspace entries): its buffers only grow, so this is the most the steps
+                            so far have needed; not part of the state (a resumed run starts small) */
 } clt_diagnostics_t;
 
 /* Diagnostics of the last step (all zero before the first step except bodies, energies and
  * infeasibility, which describe the current state). */
 clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics_t *out);
+
+/* Memory of a world, buffer by buffer (for tools and benchmarks): the world's storage (bodies,
+ * states, shapes, joints, …) and its step workspace's buffers (workspace true). bytes is the
+ * allocation, resident how much of it is in memory now: the step gives the pages of buffers that
+ * are dead between stages back (docs/design/granular.md "Memory"). Fills at most capacity entries
+ * (entries may be NULL with capacity 0) and returns how many there are; NULL world: 0. Names are
+ * static strings ("world states", "work contacts", "relaxed block_A", …). */
+typedef struct clt_memory_entry_t {
+  const char *name;
+  size_t bytes;
+  size_t resident;
+  bool workspace;
+} clt_memory_entry_t;
+int clt_world_memory(const clt_world_t *world, clt_memory_entry_t *entries, int capacity);
 
 /* Active contacts of the last step (SPEC.md §1), for output writers and viewers
  * (docs/output-format.md /contacts). Geometry is that of the start of the step (where the rows

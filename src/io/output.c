@@ -58,6 +58,8 @@ static const column_t columns[] = {
     {"solves", COL_INT32, false, true},
     {"set_misses", COL_INT32, false, true},
     {"touching_contacts", COL_INT32, false, true}, /* (at the end: readers by position keep working) */
+    /* the workspace's bytes: not reproduced by a resumed run (its buffers start small again) */
+    {"work_bytes", COL_INT64, false, true},
 };
 #define COLUMN_COUNT ((int)(sizeof columns / sizeof columns[0]))
 
@@ -87,6 +89,7 @@ static double column_value(const clt_diagnostics_t *d, int column) {
     case 21: return d->solves;
     case 22: return d->set_misses;
     case 23: return d->touching_contacts;
+    case 24: return (double)d->work_bytes;
     default: return 0;
   }
 }
@@ -904,7 +907,8 @@ static bool open_series(clt_output_t *out, bool create) {
       if (!create && columns[c].late && H5Lexists(g, columns[c].name, H5P_DEFAULT) <= 0) {
         /* a file of before the column: its rows so far get -1 (not recorded), --resume cuts them
          * back to the checkpoint like the other columns' */
-        out->diag[c] = create_table(g, columns[c].name, H5T_STD_I32LE, 0, NULL, 4096);
+        out->diag[c] = create_table(g, columns[c].name, columns[c].kind == COL_INT64 ? H5T_STD_I64LE : H5T_STD_I32LE,
+                                    0, NULL, 4096);
         if (out->diag[c] >= 0 && !fill_unrecorded(out->diag[c], table_rows(out->diag[0]))) {
           H5Gclose(g);
           return false;
@@ -1239,7 +1243,7 @@ static bool record_row(clt_output_t *out, const clt_world_t *world) {
       if (c) fputc(',', f);
       double v = column_value(&d, c);
       switch (columns[c].kind) {
-        case COL_INT64: fprintf(f, "%lld", (long long)d.step); break;
+        case COL_INT64: fprintf(f, "%lld", (long long)v); break;
         case COL_INT32: fprintf(f, "%d", (int)v); break;
         case COL_STATUS: fputs(clt_solver_status_name(d.solver_status), f); break;
         case COL_DOUBLE: fprintf(f, "%.17g", v); break;

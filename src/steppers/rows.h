@@ -263,6 +263,8 @@ bool clt_step_work_reserve_joint_impulses(clt_step_work_t *work, int joints);
 
 /* The world's workspace, created on first use; NULL only when out of memory. */
 clt_step_work_t *clt_step_work(clt_world_t *world);
+/* The bytes the step workspace holds (memory.c; the diagnostics' work_bytes). */
+int64_t clt_step_work_bytes(const clt_world_t *world);
 void clt_step_work_destroy(clt_step_work_t *work);
 /* Frees the world's workspace (clt_world_destroy) and clears world->step_work. */
 void clt_world_free_step_work(clt_world_t *world);

@@ -49,6 +49,7 @@ clt_status_t clt_stage_diagnose(clt_step_context_t *c) {
   d->t = c->t_next;
   clt_world_describe_state(c->world, d);
   d->touching_contacts = count_touching(c->world, c->work);
+  d->work_bytes = clt_step_work_bytes(c->world);
   return CLT_OK;
 }
 
