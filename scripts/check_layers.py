@@ -129,6 +129,20 @@ def resolve(root, rel, quote, name):
     return None
 
 
+# A scheme's own workspace headers: only the scheme's files may include them (docs/architecture.md:
+# no file reaches into another scheme's workspace). step_work.c and memory.c call the functions they
+# declare (destroy, the memory report), nothing else of them.
+SCHEME_PRIVATE = {
+    "src/steppers/relaxed.h": ("src/steppers/scheme_relaxed.c", "src/steppers/stage_solve_relaxed.c",
+                               "src/steppers/relaxed_bgs.c", "src/steppers/step_work.c",
+                               "src/steppers/memory.c"),
+    "src/steppers/relcp.h": ("src/steppers/scheme_relcp.c", "src/steppers/stage_relcp.c",
+                             "src/steppers/stage_relcp_solve.c", "src/steppers/relcp_pgs.c",
+                             "src/steppers/relcp_pgs.h", "src/steppers/relcp_newton.c",
+                             "src/steppers/relcp_newton.h", "src/steppers/step_work.c", "src/steppers/memory.c"),
+}
+
+
 def check_includes(root):
     errors, unassigned, notes = [], [], []
     for rel in source_files(root):
@@ -149,6 +163,10 @@ def check_includes(root):
             target_layer = layer_of(target)
             if target_layer is None:
                 continue  # reported once as the file itself
+            owners = SCHEME_PRIVATE.get(target)
+            if owners is not None and rel.startswith("src/") and rel not in owners:
+                errors.append(f"{rel}:{number}: {rel} includes {target}, another scheme's workspace "
+                              "(only its scheme's files may: scripts/check_layers.py SCHEME_PRIVATE)")
             if RANK[target_layer] > RANK[layer]:
                 errors.append(f"{rel}:{number}: {rel} (layer {layer}) includes {target} "
                               f"(layer {target_layer}, higher)")

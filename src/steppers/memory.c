@@ -16,10 +16,8 @@
 #include "steppers/relcp.h"
 #include "steppers/rows.h"
 
-typedef void (*visit_fn)(void *user, const char *name, const void *p, bool workspace);
-
 /* Every buffer of the world (its storage) and of its step workspace, by name. */
-static void visit(const clt_world_t *world, visit_fn f, void *u) {
+static void visit(const clt_world_t *world, clt_memory_visit_fn f, void *u) {
   f(u, "world bodies", world->bodies, false);
   f(u, "world states", world->states, false);
   f(u, "world backup", world->backup, false);
@@ -62,43 +60,20 @@ static void visit(const clt_world_t *world, visit_fn f, void *u) {
   f(u, "broadphase pairs", bp->pairs, true);
   f(u, "broadphase large", bp->large, true);
   f(u, "broadphase kept", bp->kept, true);
-  const clt_relaxed_work_t *r = w->relaxed;
-  if (r) {
-    const void *relaxed[] = {r->contacts, r->delta,  r->coulomb_shift, r->block_A, r->colour, r->order, r->z_slot,
-                             r->ends,     r->hot_list, r->share_kept, r->run_kept, r->dv, r->inv, r->rot, r->dyn,
-                             r->own,      r->slack,  r->vlo,      r->vhi,     r->vt,     r->ext,   r->u0,
-                             r->box0,     r->shape_body, r->link, r->ext_changed, r->demand, r->solved,
-                             r->demanded, r->round_memory, r->reuse_reach, r->centres, r->shelf, r->joint_x,
-                             r->joint_diag, r->joint_bias, r->rows, r->minv, r->b, r->x, r->y, r->u, r->mu,
-                             r->offset,   r->count,  r->cone_start, r->body_start, r->body_entry, r->fill};
-    static const char *const relaxed_names[] = {
-        "relaxed contacts", "relaxed delta", "relaxed coulomb_shift", "relaxed block_A", "relaxed colour",
-        "relaxed order", "relaxed z_slot", "relaxed ends", "relaxed hot_list", "relaxed share_kept",
-        "relaxed run_kept", "relaxed dv", "relaxed inv", "relaxed rot", "relaxed dyn", "relaxed own",
-        "relaxed slack", "relaxed vlo", "relaxed vhi", "relaxed vt", "relaxed ext", "relaxed u0", "relaxed box0",
-        "relaxed shape_body", "relaxed link", "relaxed ext_changed", "relaxed demand", "relaxed solved",
-        "relaxed demanded", "relaxed round_memory", "relaxed reuse_reach", "relaxed centres", "relaxed shelf",
-        "relaxed joint_x", "relaxed joint_diag", "relaxed joint_bias", "relaxed rows", "relaxed minv",
-        "relaxed b", "relaxed x", "relaxed y", "relaxed u", "relaxed mu", "relaxed offset", "relaxed count",
-        "relaxed cone_start", "relaxed body_start", "relaxed body_entry", "relaxed fill"};
-    _Static_assert(sizeof relaxed / sizeof *relaxed == sizeof relaxed_names / sizeof *relaxed_names,
-                   "one name a buffer");
-    for (size_t i = 0; i < sizeof relaxed / sizeof *relaxed; i++) f(u, relaxed_names[i], relaxed[i], true);
-  }
-  const clt_relcp_work_t *c = w->relcp;
-  if (c) {
-    const void *relcp[] = {c->mobility, c->base,    c->velocity, c->trial, c->instances, c->instance_shape,
-                           c->proxies,  c->set.contacts, c->set.proxies, c->constraints, c->bj, c->b,
-                           c->lambda,   c->w,       c->diagonal, c->body_start, c->body_entry, c->jr, c->jb,
-                           c->active,   c->dense,   c->accumulator};
-    static const char *const relcp_names[] = {
-        "relcp mobility", "relcp base", "relcp velocity", "relcp trial", "relcp instances",
-        "relcp instance_shape", "relcp proxies", "relcp contacts", "relcp contact proxies", "relcp constraints",
-        "relcp bj", "relcp b", "relcp lambda", "relcp w", "relcp diagonal", "relcp body_start",
-        "relcp body_entry", "relcp jr", "relcp jb", "relcp active", "relcp dense", "relcp accumulator"};
-    _Static_assert(sizeof relcp / sizeof *relcp == sizeof relcp_names / sizeof *relcp_names, "one name a buffer");
-    for (size_t i = 0; i < sizeof relcp / sizeof *relcp; i++) f(u, relcp_names[i], relcp[i], true);
-  }
+  const clt_sweep_t *sw = &w->sweep;
+  const void *sweep[] = {sw->own,  sw->slack, sw->vlo,        sw->vhi,         sw->vt,         sw->ext,
+                         sw->u0,   sw->box0,  sw->bearing,    sw->shape_body,  sw->link,       sw->own_pairs,
+                         sw->ext_changed, sw->reuse_reach, sw->reuse_type, sw->centres, sw->shelf};
+  static const char *const sweep_names[] = {
+      "sweep own",        "sweep slack",      "sweep vlo",         "sweep vhi",        "sweep vt",
+      "sweep ext",        "sweep u0",         "sweep box0",        "sweep bearing",    "sweep shape_body",
+      "sweep link",       "sweep own_pairs",  "sweep ext_changed", "sweep reuse_reach", "sweep reuse_type",
+      "sweep centres",    "sweep shelf"};
+  _Static_assert(sizeof sweep / sizeof *sweep == sizeof sweep_names / sizeof *sweep_names, "one name a buffer");
+  for (size_t i = 0; i < sizeof sweep / sizeof *sweep; i++) f(u, sweep_names[i], sweep[i], true);
+  /* the schemes' own buffers (relaxed.h, relcp.h) */
+  clt_relaxed_visit_memory(w->relaxed, f, u);
+  clt_relcp_visit_memory(w->relcp, f, u);
 }
 
 /* The bytes malloc gave p (0 for NULL, or where the C library cannot say). */

@@ -85,30 +85,8 @@ typedef struct clt_relaxed_work_t {
                       read by every block of the body: build_block3) */
   int *dyn;        /* body index if dynamic, else −1 */
   uint64_t *mask;  /* colours used by the body's contacts */
-  /* The swept active set (clt_stage_relaxed_collide), per body: the own margin (free flight), the
-   * part of it that is not h|u| (acceleration, rotation), the box [vlo, vhi] (3 each) of the linear
-   * velocities it may have from time vt of the step on, and the margin its bounds grow by. */
-  double *own, *slack, *vlo, *vhi, *vt, *ext; /* own and ext: 6 per body, how far its bounds grow
-                                                  below (3) and above (3) along each axis: its free
-                                                  flight, and with its velocity box */
-  double *u0;         /* 3 per body: its linear velocity over the step (0 static, a kinematic one's mean) */
-  double *box0;       /* 6 per body: its box (vlo, vhi) before the spreading's hop (spread_boxes) */
-  unsigned char *bearing; /* per body: one of its contacts bore last step */
-  int *shape_body;        /* per shape: its body (built by each step's first search) */
-  int shape_body_capacity;
-  double *link; /* per broad-phase pair: when it can touch under the start boxes, or ∞ (spread_boxes) */
-  int link_capacity;
-  /* the pairs of the broad phase under the own sweeps, kept from the step's first solve for the
-   * later ones (the own sweeps depend only on the state the step starts from) */
-  struct clt_broadphase_pair_t *own_pairs;
-  int own_pair_count, own_pair_capacity;
-  /* The broad phase under the boxes (work->broadphase) of the solve before, when valid: a later
-   * solve searches again only for the pairs of bodies whose margin (ext) changed (ext_changed, per
-   * body; ext_changes of them), clt_broadphase_update_pairs. */
-  bool ext_pairs_valid;
-  unsigned char *ext_changed;
-  int ext_changes;
-  double widen; /* how far pair_reach widens the boxes of dynamic bodies (clt_stage_relaxed_collide) */
+  /* the swept active set's data (sweep.h), which the contact query reads: &work->sweep */
+  clt_sweep_t *sweep;
   /* The solves of one step (the rounds, clt_stage_relaxed_test): after solve `round`, a body whose motion h v⁺
    * left the box the active set was built from demands its v⁺ (± a margin) in its box for the
    * next: demand holds 6 per body (the velocities' lower and upper corner), demanded which bodies
@@ -129,39 +107,6 @@ typedef struct clt_relaxed_work_t {
   int sweeps;           /* the step's solves' iterations so far */
   int last_count;       /* the contacts of the last round's solve, −1 before the first */
   uint64_t last_keys;   /* and their keys (contact_keys, stage_solve_relaxed.c) */
-  /* The swept broad phase's pairs (work->broadphase) stand in for the penetration diagnostics'
-   * broad phase (clt_world_penetration, stage_collide.c) while every body is within its allowance
-   * of where it was then (clt_relaxed_keep_pairs). */
-  bool reuse_valid;
-  int reuse_bodies, reuse_shapes;
-  int64_t reuse_step; /* world->step_count when kept: they serve the state after that step only,
-                         whose start the backup's poses are (clt_world_backup_pose; clt_world_step
-                         forgets them before it writes that) */
-  double reuse_eps;    /* ε̂ of that broad phase: body i's boxes were grown by ext_i + ε̂ below and
-                          above along each axis (ext stays as it was until the next search, which
-                          clears reuse_valid before it writes ext) */
-  double *reuse_reach; /* per body: farthest point of a shape that rotation moves (0: none), or
-                          −1 with an unbounded shape (the pairs stand only if it did not move) */
-  unsigned char *reuse_type;
-  /* the centres of the spheres, placed once per pass over the pairs (stage_collide.c), 3 by shape
-   * index: all that the sphere–sphere test reads besides the shape (24 bytes a shape instead of a
-   * whole placed shape's 120) */
-  double *centres;
-  int centre_capacity;
-  /* The contacts shelved through a block Gauss–Seidel solve (clt_contacts_shelve): from the
-   * warm start's search to the end of the solve only the records' build reads work->contacts, so
-   * in a world that gives pages back their pages go, and each contact is made again from 12 bytes
-   * instead of 136: shelf holds (shape_a, shape_b or ~shape_b where the point entered
-   * frictionless, feature) by contact index. swept: work->contacts came from
-   * clt_find_contacts_swept, and only the relaxed stages have touched them since. */
-  int *shelf;
-  int shelf_capacity, shelf_count;
-  bool shelved, swept;
-  /* The sanitizer build (CLATTER_POISON_RELEASED) keeps a copy of the shelved contacts, and
-   * clt_contacts_unshelve fails the step unless it made the same bytes: every relaxed sphere scene
-   * of its tests checks the shelving. */
-  struct clt_contact_t *shelf_check;
-  int shelf_check_capacity;
   /* joint rows (free multipliers) */
   int joint_capacity;
   double *joint_x, *joint_diag, *joint_bias;
@@ -177,6 +122,8 @@ static inline clt_relaxed_contact_t *clt_relaxed_block(const clt_relaxed_work_t 
   return (clt_relaxed_contact_t *)((char *)r->contacts + (size_t)i * r->contact_stride);
 }
 
+/* The relaxed workspace's buffers, for clt_world_memory (memory.c); r may be NULL. */
+void clt_relaxed_visit_memory(const clt_relaxed_work_t *r, clt_memory_visit_fn f, void *user);
 void clt_relaxed_work_destroy(clt_relaxed_work_t *r);
 /* v⁺ = v_free + dv for every dynamic body, the states holding v_free (the end of the block
  * Gauss–Seidel, in the layout of its last solve: r->sphere). */
@@ -198,45 +145,6 @@ clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work);
  * the speed (a grain falling 6 m/s moves 6 cm a step). */
 clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c);
 
-/* After clt_find_contacts_swept(world, work, eps, r->ext) (r = work->relaxed): records ε̂ and the
- * step so that the penetration diagnostics of the state after the step can test those pairs
- * instead of running the broad phase again (stage_collide.c). The poses of the search are the
- * backup's (clt_world_backup_pose), the step's start (nothing is kept where a state differs from it); the sweeps
- * are r->ext, which stays as it is until the next search. Any other broad phase on work clears
- * it, and so do clt_stage_relaxed_collide before it writes r->ext and clt_world_step before it
- * writes the backup. */
-void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps);
-/* Shelving the contacts through a solve (relaxed_bgs.c). Once the block Gauss–Seidel has read what
- * it needs of work->contacts but the records, they are dead until the solve ends, and the records
- * are built from each contact made again on the fly: the contacts and the records, 136 and 208
- * bytes a contact, are never resident at once.
- * - clt_contacts_shelve: where the step gives pages back (clt_work_releases) and every contact is
- *   one that the narrow phase makes again from the shapes alone (a sphere against a sphere or a
- *   half-space, no restitution, its μ that of the pair or 0), writes r->shelf and gives the
- *   contacts' pages back; returns whether it did (r->shelved).
- * - clt_contact_remake: contact j of the shelf into *c, with the narrow-phase call of
- *   clt_find_contacts_swept but an unbounded reach (for these pairs the reach only decides whether
- *   a point is made: the same bits); false if its point is not found again (a bug, never a
- *   physical case: the positions must not move while shelved). The sanitizer build also compares
- *   the bytes with a copy kept by clt_contacts_shelve.
- * - clt_contact_lost: fails the step for contact j that clt_contact_remake did not make.
- * - clt_contacts_unshelve: every contact back into work->contacts. */
-bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w);
-bool clt_contact_remake(const clt_world_t *world, const clt_step_work_t *w, int j, struct clt_contact_t *c);
-clt_status_t clt_contact_lost(clt_world_t *world, const clt_step_work_t *w, int j);
-clt_status_t clt_contacts_unshelve(clt_world_t *world, clt_step_work_t *w);
-/* The largest of a body's 6 sweep extents (a half-space's offset grows by it). */
-static inline double clt_sweep_reach(const double sweep[6]) {
-  double m = 0.0;
-  for (int k = 0; k < 6; k++) m = sweep[k] > m ? sweep[k] : m;
-  return m;
-}
-/* The farthest corner of the bounds of body i's shapes from its origin (−1: an unbounded shape). */
-double clt_body_extent(const clt_world_t *world, int i);
-/* The farthest point of body i's bounded shapes from its origin that a rotation moves (a sphere
- * centred on the body does not count: rotating it leaves its bounds as they are); *unbounded tells
- * whether the body also has an unbounded shape (stage_collide.c). */
-double clt_body_rotation_reach(const clt_world_t *world, int i, bool *unbounded);
 
 /* The solve rounds of scheme relaxed (scheme_relaxed.c's stage list): a round is stages "active
  * set" (collide: the swept active set), "joint rows", "contact rows", "free velocity" and "solve",

@@ -485,28 +485,16 @@ static bool reserve(clt_relaxed_work_t *r, int contacts, int bodies, int joints)
     r->contact_capacity = c2;
   }
   if (bodies > r->body_capacity) {
-    int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c5 = c1, c6 = c1, c8 = c1, c9 = c1, c10 = c1,
-        c11 = c1, c12 = c1, c13 = c1, c14 = c1, c15 = c1, c16 = c1, c17 = c1, c18 = c1, c19 = c1, c20 = c1, c21 = c1;
+    int c1 = r->body_capacity, c2 = c1, c3 = c1, c4 = c1, c11 = c1, c19 = c1, c20 = c1, c21 = c1;
     if (!clt_step_work_grow((void **)&r->dv, &c1, DV_STRIDE * bodies, sizeof *r->dv) ||
         !clt_step_work_grow((void **)&r->inv, &c2, DV_STRIDE * bodies, sizeof *r->inv) ||
         !clt_step_work_grow((void **)&r->dyn, &c3, bodies, sizeof *r->dyn) ||
         !clt_step_work_grow((void **)&r->mask, &c4, bodies, sizeof *r->mask) ||
-        !clt_step_work_grow((void **)&r->own, &c5, 6 * bodies, sizeof *r->own) ||
-        !clt_step_work_grow((void **)&r->ext, &c6, 6 * bodies, sizeof *r->ext) ||
-        !clt_step_work_grow((void **)&r->reuse_reach, &c9, bodies, sizeof *r->reuse_reach) ||
-        !clt_step_work_grow((void **)&r->reuse_type, &c10, bodies, sizeof *r->reuse_type) ||
+        !clt_sweep_reserve(r->sweep, bodies) ||
         !clt_step_work_grow((void **)&r->rot, &c11, 9 * bodies, sizeof *r->rot) ||
-        !clt_step_work_grow((void **)&r->slack, &c12, bodies, sizeof *r->slack) ||
-        !clt_step_work_grow((void **)&r->vlo, &c13, 3 * bodies, sizeof *r->vlo) ||
-        !clt_step_work_grow((void **)&r->vhi, &c14, 3 * bodies, sizeof *r->vhi) ||
-        !clt_step_work_grow((void **)&r->vt, &c15, bodies, sizeof *r->vt) ||
-        !clt_step_work_grow((void **)&r->box0, &c16, 6 * bodies, sizeof *r->box0) ||
-        !clt_step_work_grow((void **)&r->u0, &c17, 3 * bodies, sizeof *r->u0) ||
-        !clt_step_work_grow((void **)&r->bearing, &c18, bodies, sizeof *r->bearing) ||
         !clt_step_work_grow((void **)&r->demand, &c19, 6 * bodies, sizeof *r->demand) ||
         !clt_step_work_grow((void **)&r->demanded, &c20, bodies, sizeof *r->demanded) ||
-        !clt_step_work_grow((void **)&r->solved, &c21, 6 * bodies, sizeof *r->solved) ||
-        !clt_step_work_grow((void **)&r->ext_changed, &c8, bodies, sizeof *r->ext_changed))
+        !clt_step_work_grow((void **)&r->solved, &c21, 6 * bodies, sizeof *r->solved))
       return false;
     r->body_capacity = bodies;
   }
@@ -1510,7 +1498,7 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
       for (int j = 0; j < nc; j++) {
         int key[3]; /* (shape_a, shape_b, feature) */
         if (shelved) {
-          memcpy(key, r->shelf + 3 * (size_t)j, sizeof key);
+          memcpy(key, r->sweep->shelf + 3 * (size_t)j, sizeof key);
           if (key[1] < 0) key[1] = ~key[1];
         } else {
           key[0] = w->contacts[j].shape_a, key[1] = w->contacts[j].shape_b, key[2] = w->contacts[j].feature;
@@ -1731,14 +1719,33 @@ void clt_relaxed_work_destroy(clt_relaxed_work_t *r) {
   free(r->coulomb_shift);
   free(r->contacts), free(r->delta), free(r->colour), free(r->order), free(r->ends), free(r->hot),
       free(r->block_A), free(r->hot_list), free(r->share_kept), free(r->run_kept);
-  free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask), free(r->own), free(r->ext);
-  free(r->slack), free(r->vlo), free(r->vhi), free(r->vt), free(r->box0), free(r->link), free(r->u0), free(r->bearing),
-      free(r->shape_body);
-  free(r->own_pairs), free(r->ext_changed);
+  free(r->dv), free(r->inv), free(r->rot), free(r->dyn), free(r->mask);
   free(r->demand), free(r->demanded), free(r->solved), free(r->round_memory);
-  free(r->reuse_reach), free(r->reuse_type), free(r->centres), free(r->shelf), free(r->shelf_check), free(r->z_slot);
+  free(r->z_slot);
   free(r->joint_x), free(r->joint_diag), free(r->joint_bias);
   free(r->rows), free(r->minv), free(r->b), free(r->x), free(r->y), free(r->u), free(r->mu);
   free(r->offset), free(r->count), free(r->cone_start), free(r->body_start), free(r->body_entry), free(r->fill);
   free(r);
+}
+
+void clt_relaxed_visit_memory(const clt_relaxed_work_t *r, clt_memory_visit_fn f, void *u) {
+  if (!r) return;
+  const void *relaxed[] = {r->contacts, r->delta,    r->coulomb_shift, r->block_A, r->colour,   r->order,
+                           r->z_slot,   r->ends,     r->hot,           r->hot_list, r->share_kept, r->run_kept,
+                           r->dv,       r->inv,      r->rot,           r->dyn,     r->mask,     r->demand,
+                           r->solved,   r->demanded, r->round_memory,  r->joint_x, r->joint_diag, r->joint_bias,
+                           r->rows,     r->minv,     r->b,             r->x,       r->y,        r->u,
+                           r->mu,       r->offset,   r->count,         r->cone_start, r->body_start, r->body_entry,
+                           r->fill};
+  static const char *const relaxed_names[] = {
+      "relaxed contacts", "relaxed delta",      "relaxed coulomb_shift", "relaxed block_A",    "relaxed colour",
+      "relaxed order",    "relaxed z_slot",     "relaxed ends",          "relaxed hot",        "relaxed hot_list",
+      "relaxed share_kept", "relaxed run_kept", "relaxed dv",            "relaxed inv",        "relaxed rot",
+      "relaxed dyn",      "relaxed mask",       "relaxed demand",        "relaxed solved",     "relaxed demanded",
+      "relaxed round_memory", "relaxed joint_x", "relaxed joint_diag",   "relaxed joint_bias", "relaxed rows",
+      "relaxed minv",     "relaxed b",          "relaxed x",             "relaxed y",          "relaxed u",
+      "relaxed mu",       "relaxed offset",     "relaxed count",         "relaxed cone_start", "relaxed body_start",
+      "relaxed body_entry", "relaxed fill"};
+  _Static_assert(sizeof relaxed / sizeof *relaxed == sizeof relaxed_names / sizeof *relaxed_names, "one name a buffer");
+  for (size_t i = 0; i < sizeof relaxed / sizeof *relaxed; i++) f(u, relaxed_names[i], relaxed[i], true);
 }

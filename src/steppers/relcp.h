@@ -80,6 +80,8 @@ typedef struct clt_relcp_work_t {
   double max_overlap;      /* their largest overlap */
 } clt_relcp_work_t;
 
+/* The ReLCP workspace's buffers, for clt_world_memory (memory.c); w may be NULL. */
+void clt_relcp_visit_memory(const clt_relcp_work_t *w, clt_memory_visit_fn f, void *user);
 void clt_relcp_work_destroy(clt_relcp_work_t *work);
 
 /* The stages of the ReLCP family (stage_relcp.c; scheme_relcp.c's list, SPEC.md §6.2):

@@ -19,6 +19,7 @@
 #include "collision/broadphase.h"
 #include "collision/narrowphase.h"
 #include "constraints/joint.h"
+#include "steppers/sweep.h"
 
 /* One row of N: J = [J_A, J_B] acting on the generalized velocities of body_a and body_b
  * (−1: the ground). */
@@ -173,6 +174,8 @@ typedef struct clt_step_work_t {
   /* whether this step gives the pages of dead buffers back (clt_work_release): set by
    * clt_world_step for worlds of CLT_RELEASE_MIN_BODIES bodies or more */
   bool release_pages;
+  /* the swept active set, filled by the relaxed stages and read by the contact query (sweep.h) */
+  clt_sweep_t sweep;
 } clt_step_work_t;
 
 /* Worlds below this many bodies keep their buffers' pages between the stages. Giving them back
@@ -265,6 +268,9 @@ bool clt_step_work_reserve_joint_impulses(clt_step_work_t *work, int joints);
 clt_step_work_t *clt_step_work(clt_world_t *world);
 /* The bytes the step workspace holds (memory.c; the diagnostics' work_bytes). */
 int64_t clt_step_work_bytes(const clt_world_t *world);
+/* clt_world_memory's walk over the buffers: one call per buffer (p may be NULL), by name. Each
+ * scheme lists its own workspace's (clt_relaxed_visit_memory, clt_relcp_visit_memory). */
+typedef void (*clt_memory_visit_fn)(void *user, const char *name, const void *p, bool workspace);
 void clt_step_work_destroy(clt_step_work_t *work);
 /* Frees the world's workspace (clt_world_destroy) and clears world->step_work. */
 void clt_world_free_step_work(clt_world_t *world);
@@ -306,10 +312,49 @@ clt_status_t clt_find_contacts(clt_world_t *world, clt_step_work_t *work, double
 void clt_collide_threads_destroy(struct clt_collide_threads_t *threads);
 /* The same with the relaxed scheme's swept active set (relaxed.h), or body_margin NULL: body i's
  * bounds grow by body_margin[6i .. 6i + 6) below and above along each axis, which must be
- * work->relaxed->ext as clt_stage_relaxed_collide left it, and a point is active when its gap can
+ * work->sweep.ext as clt_stage_relaxed_collide left it, and a point is active when its gap can
  * close this step given the velocity boxes there (stage_collide.c, pair_reach). */
 clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *work, double max_distance,
                                      const double *body_margin);
+/* After clt_find_contacts_swept(world, work, eps, work->sweep.ext): records ε̂ and the
+ * step so that the penetration diagnostics of the state after the step can test those pairs
+ * instead of running the broad phase again (stage_collide.c). The poses of the search are the
+ * backup's (clt_world_backup_pose), the step's start (nothing is kept where a state differs from it); the sweeps
+ * are work->sweep.ext, which stays as it is until the next search. Any other broad phase on work clears
+ * it, and so do clt_stage_relaxed_collide before it writes work->sweep.ext and clt_world_step before it
+ * writes the backup. */
+void clt_sweep_keep_pairs(clt_world_t *world, clt_step_work_t *work, double eps);
+/* Shelving the contacts through a solve (relaxed_bgs.c). Once the block Gauss–Seidel has read what
+ * it needs of work->contacts but the records, they are dead until the solve ends, and the records
+ * are built from each contact made again on the fly: the contacts and the records, 136 and 208
+ * bytes a contact, are never resident at once.
+ * - clt_contacts_shelve: where the step gives pages back (clt_work_releases) and every contact is
+ *   one that the narrow phase makes again from the shapes alone (a sphere against a sphere or a
+ *   half-space, no restitution, its μ that of the pair or 0), writes work->sweep.shelf and gives the
+ *   contacts' pages back; returns whether it did (work->sweep.shelved).
+ * - clt_contact_remake: contact j of the shelf into *c, with the narrow-phase call of
+ *   clt_find_contacts_swept but an unbounded reach (for these pairs the reach only decides whether
+ *   a point is made: the same bits); false if its point is not found again (a bug, never a
+ *   physical case: the positions must not move while shelved). The sanitizer build also compares
+ *   the bytes with a copy kept by clt_contacts_shelve.
+ * - clt_contact_lost: fails the step for contact j that clt_contact_remake did not make.
+ * - clt_contacts_unshelve: every contact back into work->contacts. */
+bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w);
+bool clt_contact_remake(const clt_world_t *world, const clt_step_work_t *w, int j, struct clt_contact_t *c);
+clt_status_t clt_contact_lost(clt_world_t *world, const clt_step_work_t *w, int j);
+clt_status_t clt_contacts_unshelve(clt_world_t *world, clt_step_work_t *w);
+/* The largest of a body's 6 sweep extents (a half-space's offset grows by it). */
+static inline double clt_sweep_reach(const double sweep[6]) {
+  double m = 0.0;
+  for (int k = 0; k < 6; k++) m = sweep[k] > m ? sweep[k] : m;
+  return m;
+}
+/* The farthest corner of the bounds of body i's shapes from its origin (−1: an unbounded shape). */
+double clt_body_extent(const clt_world_t *world, int i);
+/* The farthest point of body i's bounded shapes from its origin that a rotation moves (a sphere
+ * centred on the body does not count: rotating it leaves its bounds as they are); *unbounded tells
+ * whether the body also has an unbounded shape (stage_collide.c). */
+double clt_body_rotation_reach(const clt_world_t *world, int i, bool *unbounded);
 /* The broad phase alone (work->broadphase.pairs over work->proxies, proxy index = shape index),
  * bounds grown by margin on every side and by body_sweep[6 body .. 6 body + 6) below and above
  * along each axis (may be NULL). */

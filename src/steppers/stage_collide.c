@@ -15,7 +15,6 @@
 #include "base/pages.h"
 #include "collision/narrowphase_pairs.h"
 #include "collision/primitives_3d.h"
-#include "steppers/relaxed.h"
 #include "steppers/stepper.h"
 #include "base/parallel.h"
 
@@ -164,12 +163,12 @@ static clt_status_t broad_phase(clt_world_t *world, clt_step_work_t *w, double m
   /* A later relaxed solve whose margins changed for fewer than half the bodies: the pairs of the
    * solve before stand for the others (clt_broadphase_update_pairs; the same pairs as a full
    * search, which is faster when most bodies changed) */
-  const clt_relaxed_work_t *r = w->relaxed;
-  bool update = r && body_sweep == r->ext && r->round > 0 && r->ext_pairs_valid &&
+  const clt_sweep_t *r = &w->sweep;
+  bool update = r->active && body_sweep == r->ext && r->later_round && r->ext_pairs_valid &&
                 r->ext_changes < world->body_count / 2;
-  if (w->relaxed) {
-    w->relaxed->reuse_valid = false; /* the pairs they kept are overwritten */
-    w->relaxed->ext_pairs_valid = false;
+  if (w->sweep.active) {
+    w->sweep.reuse_valid = false; /* the pairs they kept are overwritten */
+    w->sweep.ext_pairs_valid = false;
   }
   clt_status_t st = place_proxies(world, w, body_sweep);
   if (st != CLT_OK) return st;
@@ -217,8 +216,8 @@ static void sphere_centre(const clt_shape_def_t *shape, const clt_collide_pose_t
 }
 
 static const double *place_spheres(clt_world_t *world, clt_step_work_t *w) {
-  clt_relaxed_work_t *r = w->relaxed;
-  if (!r || world->dimension != 3) return NULL;
+  clt_sweep_t *r = &w->sweep;
+  if (!r->active || world->dimension != 3) return NULL;
   if (world->shape_count > r->centre_capacity &&
       !clt_step_work_grow((void **)&r->centres, &r->centre_capacity, world->shape_count, 3 * sizeof *r->centres))
     return NULL;
@@ -268,7 +267,7 @@ clt_status_t clt_broad_phase_pairs(clt_world_t *world, clt_step_work_t *w, doubl
 }
 
 clt_status_t clt_place_proxies(clt_world_t *world, clt_step_work_t *w, const double *body_sweep) {
-  if (w->relaxed) w->relaxed->reuse_valid = false; /* (as broad_phase: the kept pairs' proxies change) */
+  if (w->relaxed) w->sweep.reuse_valid = false; /* (as broad_phase: the kept pairs' proxies change) */
   return place_proxies(world, w, body_sweep);
 }
 
@@ -292,7 +291,7 @@ typedef struct pair_motion_t {
   double wlo[3], whi[3]; /* the box of v_A − v_B */
 } pair_motion_t;
 
-static double pair_reach(const clt_world_t *world, const clt_relaxed_work_t *r, int a, int b, double max_distance,
+static double pair_reach(const clt_world_t *world, const clt_sweep_t *r, int a, int b, double max_distance,
                          pair_motion_t *m) {
   const double *ua = r->u0 + 3 * (size_t)a, *ub = r->u0 + 3 * (size_t)b;
   m->h = world->time_step;
@@ -335,7 +334,7 @@ static void point_velocity(const clt_world_t *world, int i, const double x[3], d
 /* Whether the point (feature) of shapes sa and sb, of bodies a and b, bore last step (a contact
  * that bore marked both its bodies: clt_stage_relaxed_collide). */
 static bool bore_last_step(const clt_step_work_t *w, int sa, int sb, int a, int b, int feature) {
-  if (!w->relaxed->bearing[a] || !w->relaxed->bearing[b]) return false;
+  if (!w->sweep.bearing[a] || !w->sweep.bearing[b]) return false;
   const clt_contact_memory_t *last = clt_find_contact_memory(w, sa, sb, feature);
   return last && last->normal_impulse > 0.0;
 }
@@ -464,13 +463,13 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
                           double max_distance, const double *body_margin, int k0, int k1, collide_out_t *out) {
   clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
   /* (the swept search has given the proxies back: clt_find_contacts_swept) */
-  const int *shape_body = body_margin ? w->relaxed->shape_body : NULL;
+  const int *shape_body = body_margin ? w->sweep.shape_body : NULL;
   for (int k = k0; k < k1; k++) {
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
     int ba = shape_body ? shape_body[sa] : w->proxies[sa].body, bb = shape_body ? shape_body[sb] : w->proxies[sb].body;
     if (world->joint_count > 0 && joined(world, ba, bb)) continue;
     pair_motion_t motion = {0};
-    double reach = body_margin ? pair_reach(world, w->relaxed, ba, bb, max_distance, &motion) : max_distance;
+    double reach = body_margin ? pair_reach(world, &w->sweep, ba, bb, max_distance, &motion) : max_distance;
     int count = collide_pair(world, points, centres, sa, sb, ba, bb, reach);
     if (count == CLT_COLLIDE_FAILED) {
       /* No trustworthy point (smooth.h): never taken as "apart" silently — counted, and reported
@@ -532,8 +531,8 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
                                      const double *body_margin) {
   w->contact_count = 0;
   w->collide_failed = 0;
-  if (w->relaxed) w->relaxed->swept = false;
-  if (body_margin && !(w->relaxed && body_margin == w->relaxed->ext))
+  if (w->sweep.active) w->sweep.swept = false;
+  if (body_margin && !(w->sweep.active && body_margin == w->sweep.ext))
     return clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, "collide: a swept margin without its velocity boxes");
   if (world->shape_count == 0) return CLT_OK;
   clt_status_t st = broad_phase(world, w, max_distance, body_margin);
@@ -623,7 +622,7 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
   }
   if (first_failed >= 0) {
     int sa = w->broadphase.pairs[first_failed].a, sb = w->broadphase.pairs[first_failed].b;
-    const int *shape_body = body_margin ? w->relaxed->shape_body : NULL;
+    const int *shape_body = body_margin ? w->sweep.shape_body : NULL;
     clt_world_log(world, CLT_LOG_WARNING,
                   "step %lld: narrow phase failed for shapes %d and %d (bodies %d, %d); no contact made",
                   (long long)world->step_count + 1, sa, sb, shape_body ? shape_body[sa] : w->proxies[sa].body,
@@ -634,7 +633,7 @@ clt_status_t clt_find_contacts_swept(clt_world_t *world, clt_step_work_t *w, dou
   if (w->collide_failed > 1)
     clt_world_log(world, CLT_LOG_WARNING, "step %lld: narrow phase failed for %d shape pairs in all",
                   (long long)world->step_count + 1, w->collide_failed);
-  if (body_margin) w->relaxed->swept = true;
+  if (body_margin) w->sweep.swept = true;
   return CLT_OK;
 }
 
@@ -647,9 +646,9 @@ static bool shelvable_pair(const clt_world_t *world, int sa, int sb) {
 }
 
 bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w) {
-  clt_relaxed_work_t *r = w->relaxed;
+  clt_sweep_t *r = &w->sweep;
   int nc = w->contact_count;
-  if (!r) return false;
+  if (!r->active) return false;
   r->shelved = false;
   if (!r->swept || world->dimension != 3 || nc == 0 || !clt_work_releases(w)) return false;
   if (3 * nc > r->shelf_capacity &&
@@ -680,7 +679,7 @@ bool clt_contacts_shelve(clt_world_t *world, clt_step_work_t *w) {
 }
 
 bool clt_contact_remake(const clt_world_t *world, const clt_step_work_t *w, int j, clt_contact_t *c) {
-  const clt_relaxed_work_t *r = w->relaxed;
+  const clt_sweep_t *r = &w->sweep;
   int sa = r->shelf[3 * (size_t)j], sb = r->shelf[3 * (size_t)j + 1], feature = r->shelf[3 * (size_t)j + 2];
   bool frictionless = sb < 0;
   if (frictionless) sb = ~sb;
@@ -715,7 +714,7 @@ bool clt_contact_remake(const clt_world_t *world, const clt_step_work_t *w, int 
 }
 
 clt_status_t clt_contact_lost(clt_world_t *world, const clt_step_work_t *w, int j) {
-  const clt_relaxed_work_t *r = w->relaxed;
+  const clt_sweep_t *r = &w->sweep;
   int sb = r->shelf[3 * (size_t)j + 1];
   return clt_world_fail(world, CLT_ERR_NUMERICAL,
                         "step %lld: contact %d (shapes %d and %d) was not made again the same from its shelf "
@@ -724,8 +723,8 @@ clt_status_t clt_contact_lost(clt_world_t *world, const clt_step_work_t *w, int 
 }
 
 clt_status_t clt_contacts_unshelve(clt_world_t *world, clt_step_work_t *w) {
-  clt_relaxed_work_t *r = w->relaxed;
-  if (!r || !r->shelved) return CLT_OK;
+  clt_sweep_t *r = &w->sweep;
+  if (!r->active || !r->shelved) return CLT_OK;
   int nc = r->shelf_count, lost = nc;
   CLT_PARALLEL_FOR_IF(nc >= COLLIDE_PARALLEL_MIN, schedule(static) reduction(min : lost),
   for (int j = 0; j < nc; j++)
@@ -774,11 +773,11 @@ static double rotation_reach(const clt_world_t *world, int i) {
   return unbounded ? -1.0 : reach;
 }
 
-void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps) {
-  clt_relaxed_work_t *r = w->relaxed;
-  if (!r) return;
+void clt_sweep_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps) {
+  clt_sweep_t *r = &w->sweep;
+  if (!r->active) return;
   r->reuse_valid = false;
-  if (!clt_relaxed_reserve(r, 0, world->body_count)) return;
+  if (!clt_sweep_reserve(r, world->body_count)) return;
   /* The poses of the search are those of the step's start, which the backup keeps until the next
    * step (clt_world_backup_pose; the states move in stage "integrate"); where one is not, nothing
    * is kept. Before stage "backup" of a late_backup scheme (stepper.h) the positions have not
@@ -799,7 +798,7 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps) 
 }
 
 /* Whether the kept pairs contain every pair that a broad phase with margin 0 would report now
- * (clt_relaxed_keep_pairs): the same bodies and shapes, and each body within its allowance of where
+ * (clt_sweep_keep_pairs): the same bodies and shapes, and each body within its allowance of where
  * it was. A point of body i moved by Δx plus at most D_i = |ΔR p| ≤ 2‖Δq‖·reach (3D; 2D:
  * |Δθ|·reach) in any direction, so its shapes' bounds now lie within those of then moved by Δx and
  * grown by D_i; a pair whose bounds touch now had bounds that touched when each was grown by
@@ -807,11 +806,11 @@ void clt_relaxed_keep_pairs(clt_world_t *world, clt_step_work_t *w, double eps) 
  * broad phase (bounds grown by sweep + ε below and above; a half-space's reach 2ε) reported it. The
  * slack covers rounding. Shapes do not change within a relaxed step (no API changes a shape; the
  * colony's growth runs in its own pipeline, whose steps end the validity through the step count). */
-static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_work_t *r, int i);
+static bool body_within_allowance(const clt_world_t *world, const clt_sweep_t *r, int i);
 
 static bool kept_pairs_cover(const clt_world_t *world, const clt_step_work_t *w) {
-  const clt_relaxed_work_t *r = w->relaxed;
-  if (!r || !r->reuse_valid || r->reuse_bodies != world->body_count || r->reuse_shapes != world->shape_count)
+  const clt_sweep_t *r = &w->sweep;
+  if (!r->active || !r->reuse_valid || r->reuse_bodies != world->body_count || r->reuse_shapes != world->shape_count)
     return false;
   /* only for the state the step ends in (and changes of it within the allowance): not for a failed
    * step's restored state, a loaded one, or after another pipeline's steps (shapes that grew) */
@@ -825,7 +824,7 @@ static bool kept_pairs_cover(const clt_world_t *world, const clt_step_work_t *w)
 }
 
 /* kept_pairs_cover for body i. */
-static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_work_t *r, int i) {
+static bool body_within_allowance(const clt_world_t *world, const clt_sweep_t *r, int i) {
   if (r->reuse_type[i] != (unsigned char)world->bodies[i].type) return false;
   const double *then = clt_world_backup_pose(world, i); /* its pose at the search */
   const clt_body_state_t *s = &world->states[i];
@@ -840,7 +839,7 @@ static bool body_within_allowance(const clt_world_t *world, const clt_relaxed_wo
     for (int k = 0; k < 4; k++) dq += (s->orientation[k] - then[4 + k]) * (s->orientation[k] - then[4 + k]);
     rot = 2.0 * sqrt(dq);
   }
-  const double *ext = r->ext + 6 * (size_t)i; /* the sweeps kept (clt_relaxed_keep_pairs) */
+  const double *ext = r->ext + 6 * (size_t)i; /* the sweeps kept (clt_sweep_keep_pairs) */
   for (int k = 0; k < 3; k++) {
     double d = s->position[k] - then[k];
     double below = -d + rot * reach, above = d + rot * reach;
@@ -877,7 +876,7 @@ double clt_world_penetration(clt_world_t *world) {
   });
   /* what the search read is dead until the next one writes it (base/pages.h; the pairs stay) */
   clt_work_release(w, w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
-  if (w->relaxed) clt_work_release(w, w->relaxed->centres, (size_t)w->relaxed->centre_capacity * 3 * sizeof(double));
+  if (w->sweep.active) clt_work_release(w, w->sweep.centres, (size_t)w->sweep.centre_capacity * 3 * sizeof(double));
   return worst;
 }
 
@@ -915,6 +914,6 @@ bool clt_world_worst_penetration(clt_world_t *world, const double *size, double 
     }
   }
   clt_work_release(w, w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
-  if (w->relaxed) clt_work_release(w, w->relaxed->centres, (size_t)w->relaxed->centre_capacity * 3 * sizeof(double));
+  if (w->sweep.active) clt_work_release(w, w->sweep.centres, (size_t)w->sweep.centre_capacity * 3 * sizeof(double));
   return *body_a >= 0;
 }

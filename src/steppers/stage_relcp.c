@@ -819,3 +819,18 @@ clt_status_t clt_stage_relcp_accept(clt_step_context_t *c) {
   if (w->count == 0) d->solver_status = CLT_SOLVE_NONE;
   return CLT_OK;
 }
+
+void clt_relcp_visit_memory(const clt_relcp_work_t *c, clt_memory_visit_fn f, void *u) {
+  if (!c) return;
+  const void *relcp[] = {c->mobility, c->base,    c->velocity, c->trial, c->instances, c->instance_shape,
+                         c->proxies,  c->set.contacts, c->set.proxies, c->constraints, c->bj, c->b,
+                         c->lambda,   c->w,       c->diagonal, c->body_start, c->body_entry, c->jr, c->jb,
+                         c->active,   c->dense,   c->accumulator};
+  static const char *const relcp_names[] = {
+      "relcp mobility", "relcp base", "relcp velocity", "relcp trial", "relcp instances",
+      "relcp instance_shape", "relcp proxies", "relcp contacts", "relcp contact proxies", "relcp constraints",
+      "relcp bj", "relcp b", "relcp lambda", "relcp w", "relcp diagonal", "relcp body_start",
+      "relcp body_entry", "relcp jr", "relcp jb", "relcp active", "relcp dense", "relcp accumulator"};
+  _Static_assert(sizeof relcp / sizeof *relcp == sizeof relcp_names / sizeof *relcp_names, "one name a buffer");
+  for (size_t i = 0; i < sizeof relcp / sizeof *relcp; i++) f(u, relcp_names[i], relcp[i], true);
+}

@@ -353,7 +353,12 @@ static clt_status_t report_unsolved(clt_step_context_t *c, clt_solver_status_t s
 }
 
 clt_relaxed_work_t *clt_relaxed_work(clt_step_work_t *work) {
-  if (!work->relaxed) work->relaxed = calloc(1, sizeof *work->relaxed);
+  if (!work->relaxed) {
+    work->relaxed = calloc(1, sizeof *work->relaxed);
+    if (!work->relaxed) return NULL;
+    work->relaxed->sweep = &work->sweep;
+    work->sweep.active = true;
+  }
   return work->relaxed;
 }
 
@@ -384,7 +389,7 @@ static double box_min_dot(const double n[3], const double *lo, const double *hi)
 
 /* Body i's linear velocity over the step as clt_stage_relaxed_collide recorded it. */
 static const double *body_velocity(const clt_relaxed_work_t *r, int i) {
-  return r->u0 + 3 * (size_t)i;
+  return r->sweep->u0 + 3 * (size_t)i;
 }
 
 /* The earliest time within the step at which the shapes of broad-phase pair (p, q) can touch, given
@@ -398,9 +403,9 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
                         double slack) {
   const clt_broadphase_proxy_t *p = &w->proxies[sp], *q = &w->proxies[sq];
   int a = p->body, b = q->body;
-  double t0 = dmin(r->vt[a], r->vt[b]);
-  const double *la = r->vlo + 3 * (size_t)a, *ha = r->vhi + 3 * (size_t)a;
-  const double *lb = r->vlo + 3 * (size_t)b, *hb = r->vhi + 3 * (size_t)b;
+  double t0 = dmin(r->sweep->vt[a], r->sweep->vt[b]);
+  const double *la = r->sweep->vlo + 3 * (size_t)a, *ha = r->sweep->vhi + 3 * (size_t)a;
+  const double *lb = r->sweep->vlo + 3 * (size_t)b, *hb = r->sweep->vhi + 3 * (size_t)b;
   const double *ua = body_velocity(r, a), *ub = body_velocity(r, b);
   if (p->unbounded || q->unbounded) {
     const clt_broadphase_proxy_t *pl = p->unbounded ? p : q, *o = p->unbounded ? q : p;
@@ -408,22 +413,22 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
     int P = pl->body, O = o->body;
     const double *n = pl->plane_normal;
     double centre = 0.0, half = 0.0;
-    const double *eo = r->own + 6 * (size_t)O;
+    const double *eo = r->sweep->own + 6 * (size_t)O;
     for (int k = 0; k < 3; k++) {
       double lo = o->lower[k] + eo[k], hi = o->upper[k] - eo[3 + k];
       centre += n[k] * 0.5 * (lo + hi);
       half += fabs(n[k]) * 0.5 * (hi - lo);
     }
-    double s = centre - half - (pl->plane_offset - clt_sweep_reach(r->own + 6 * (size_t)P));
+    double s = centre - half - (pl->plane_offset - clt_sweep_reach(r->sweep->own + 6 * (size_t)P));
     const double *uP = body_velocity(r, P), *uO = body_velocity(r, O);
     double w0 = clt_v3_dot(n, uP) - clt_v3_dot(n, uO);
-    double wmax = box_max_dot(n, r->vlo + 3 * (size_t)P, r->vhi + 3 * (size_t)P) -
-                  box_min_dot(n, r->vlo + 3 * (size_t)O, r->vhi + 3 * (size_t)O);
+    double wmax = box_max_dot(n, r->sweep->vlo + 3 * (size_t)P, r->sweep->vhi + 3 * (size_t)P) -
+                  box_min_dot(n, r->sweep->vlo + 3 * (size_t)O, r->sweep->vhi + 3 * (size_t)O);
     return close_time(s - slack, w0, wmax, t0);
   }
   double tau = 0.0;
   for (int k = 0; k < world->dimension; k++) {
-    const double *ea = r->own + 6 * (size_t)a, *eb = r->own + 6 * (size_t)b;
+    const double *ea = r->sweep->own + 6 * (size_t)a, *eb = r->sweep->own + 6 * (size_t)b;
     double loa = p->lower[k] + ea[k], hia = p->upper[k] - ea[3 + k];
     double lob = q->lower[k] + eb[k], hib = q->upper[k] - eb[3 + k];
     double t;
@@ -447,13 +452,13 @@ static double link_time(const clt_world_t *world, const clt_step_work_t *w, cons
  * memory. */
 static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt_relaxed_work_t *r, double h,
                          double eps, const clt_broadphase_pair_t *pairs, int np) {
-  const int *body = r->shape_body; /* (pair k's bodies: body[pairs[k].a], body[pairs[k].b]) */
+  const int *body = r->sweep->shape_body; /* (pair k's bodies: body[pairs[k].a], body[pairs[k].b]) */
   int nb = world->body_count;
-  if (np > r->link_capacity) {
-    double *l = realloc(r->link, (size_t)np * sizeof *l);
+  if (np > r->sweep->link_capacity) {
+    double *l = realloc(r->sweep->link, (size_t)np * sizeof *l);
     if (!l) return false;
-    r->link = l;
-    r->link_capacity = np;
+    r->sweep->link = l;
+    r->sweep->link_capacity = np;
   }
   /* (guided: a pair with a wall or a falling grain costs more than one in the settled bed, and the
    * pairs come sorted by proxy: equal shares left one thread waiting a third of the loop) */
@@ -461,34 +466,34 @@ static bool spread_boxes(const clt_world_t *world, const clt_step_work_t *w, clt
   for (int k = 0; k < np; k++) {
     int a = body[pairs[k].a], b = body[pairs[k].b];
     bool da = world->bodies[a].type == CLT_BODY_DYNAMIC, db = world->bodies[b].type == CLT_BODY_DYNAMIC;
-    double tau = da || db ? link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->slack[a] + r->slack[b]) : INFINITY;
-    r->link[k] = tau <= h && !(da && db && !(tau > 0.0)) ? tau : INFINITY;
+    double tau = da || db ? link_time(world, w, r, pairs[k].a, pairs[k].b, eps + r->sweep->slack[a] + r->sweep->slack[b]) : INFINITY;
+    r->sweep->link[k] = tau <= h && !(da && db && !(tau > 0.0)) ? tau : INFINITY;
   });
   CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < nb; i++) {
-    memcpy(r->box0 + 6 * (size_t)i, r->vlo + 3 * (size_t)i, 3 * sizeof *r->box0);
-    memcpy(r->box0 + 6 * (size_t)i + 3, r->vhi + 3 * (size_t)i, 3 * sizeof *r->box0);
+    memcpy(r->sweep->box0 + 6 * (size_t)i, r->sweep->vlo + 3 * (size_t)i, 3 * sizeof *r->sweep->box0);
+    memcpy(r->sweep->box0 + 6 * (size_t)i + 3, r->sweep->vhi + 3 * (size_t)i, 3 * sizeof *r->sweep->box0);
   });
   /* (min and max of start values: any order gives the same boxes) */
   for (int k = 0; k < np; k++) {
-    double tau = r->link[k];
+    double tau = r->sweep->link[k];
     if (!(tau <= h)) continue;
     int a = body[pairs[k].a], b = body[pairs[k].b];
     for (int side = 0; side < 2; side++) {
       int i = side ? b : a, j = side ? a : b;
       if (world->bodies[i].type != CLT_BODY_DYNAMIC) continue;
-      double *vl = r->vlo + 3 * (size_t)i, *vh = r->vhi + 3 * (size_t)i;
-      const double *jb = r->box0 + 6 * (size_t)j;
+      double *vl = r->sweep->vlo + 3 * (size_t)i, *vh = r->sweep->vhi + 3 * (size_t)i;
+      const double *jb = r->sweep->box0 + 6 * (size_t)j;
       for (int d = 0; d < 3; d++) {
         vl[d] = dmin(vl[d], jb[d]);
         vh[d] = dmax(vh[d], jb[3 + d]);
       }
-      r->vt[i] = dmin(r->vt[i], tau);
+      r->sweep->vt[i] = dmin(r->sweep->vt[i], tau);
     }
   }
   /* the links and start boxes are dead until the next spreading (base/pages.h) */
-  clt_work_release(w, r->link, (size_t)r->link_capacity * sizeof *r->link);
-  clt_work_release(w, r->box0, (size_t)r->body_capacity * 6 * sizeof *r->box0);
+  clt_work_release(w, r->sweep->link, (size_t)r->sweep->link_capacity * sizeof *r->sweep->link);
+  clt_work_release(w, r->sweep->box0, (size_t)r->body_capacity * 6 * sizeof *r->sweep->box0);
   return true;
 }
 
@@ -505,8 +510,8 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
   for (int i = 0; i < nb; i++) {
     if (r->round > 0) { /* a later solve of the step: the same state, so the same u, slack and own */
-      for (int k = 0; k < 3; k++) r->vlo[3 * (size_t)i + k] = r->vhi[3 * (size_t)i + k] = r->u0[3 * (size_t)i + k];
-      r->vt[i] = h;
+      for (int k = 0; k < 3; k++) r->sweep->vlo[3 * (size_t)i + k] = r->sweep->vhi[3 * (size_t)i + k] = r->sweep->u0[3 * (size_t)i + k];
+      r->sweep->vt[i] = h;
       continue;
     }
     const clt_body_rec_t *b = &world->bodies[i];
@@ -516,25 +521,25 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
      * ½|a|h: 1.5 m/s in scenes/papers/brazilnut.json, 2.0 m/s in brazilnut2d.json) */
     double v6[6];
     clt_body_velocity6(world, i, v6);
-    double *u = r->u0 + 3 * (size_t)i;
+    double *u = r->sweep->u0 + 3 * (size_t)i;
     u[0] = v6[0];
     u[1] = v6[1];
     u[2] = world->dimension == 2 ? 0.0 : v6[2];
-    r->slack[i] = 0.0;
-    double *own = r->own + 6 * (size_t)i;
+    r->sweep->slack[i] = 0.0;
+    double *own = r->sweep->own + 6 * (size_t)i;
     for (int k = 0; k < 6; k++) own[k] = 0.0;
-    for (int k = 0; k < 3; k++) r->vlo[3 * (size_t)i + k] = r->vhi[3 * (size_t)i + k] = u[k];
-    r->vt[i] = h;
+    for (int k = 0; k < 3; k++) r->sweep->vlo[3 * (size_t)i + k] = r->sweep->vhi[3 * (size_t)i + k] = u[k];
+    r->sweep->vt[i] = h;
     if (b->type == CLT_BODY_STATIC) continue;
     double acc[3];
     for (int k = 0; k < 3; k++) acc[k] = b->type == CLT_BODY_DYNAMIC ? world->gravity[k] + world->force_acc[i][k] * b->inv_mass : 0.0;
     double spin = world->dimension == 2 ? fabs(s->angular_velocity[0]) : clt_v3_norm(s->angular_velocity);
     bool unbounded; /* a half-space adds no finite reach: its motion is in the other terms */
     double reach = spin > 0.0 ? clt_body_rotation_reach(world, i, &unbounded) : 0.0;
-    r->slack[i] = h * (h * clt_v3_norm(acc) + spin * reach);
+    r->sweep->slack[i] = h * (h * clt_v3_norm(acc) + spin * reach);
     for (int k = 0; k < 3; k++) {
-      own[k] = r->slack[i] + dmax(0.0, -h * u[k]);
-      own[3 + k] = r->slack[i] + dmax(0.0, h * u[k]);
+      own[k] = r->sweep->slack[i] + dmax(0.0, -h * u[k]);
+      own[3 + k] = r->sweep->slack[i] + dmax(0.0, h * u[k]);
     }
   });
   /* From last step's contacts (the memory): a contact that bore may bear at a gap up to h μ |slip|
@@ -553,13 +558,13 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * boxes, reset above, are taken in again) */
   bool kicks = e_max > 0.0 && w->memory_count > 0;
   if (r->round == 0) {
-    if (nb > 0) memset(r->bearing, 0, (size_t)nb); /* (NULL before the first body) */
+    if (nb > 0) memset(r->sweep->bearing, 0, (size_t)nb); /* (NULL before the first body) */
     /* each shape's body (the memory's keys and the broad phase's pairs are shapes) */
-    if (!clt_step_work_grow((void **)&r->shape_body, &r->shape_body_capacity, world->shape_count, sizeof(int)))
+    if (!clt_step_work_grow((void **)&r->sweep->shape_body, &r->sweep->shape_body_capacity, world->shape_count, sizeof(int)))
       return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
     CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
     for (int i = 0; i < nb; i++)
-      for (int k = 0; k < world->bodies[i].shape_count; k++) r->shape_body[world->bodies[i].shape_first + k] = i;
+      for (int k = 0; k < world->bodies[i].shape_count; k++) r->sweep->shape_body[world->bodies[i].shape_first + k] = i;
     );
   }
   if (r->round == 0 && (mu_max > 0.0 || kicks) && w->memory_count > 0) {
@@ -572,7 +577,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
       int sh[2] = {m->shape_a, m->shape_b};
       for (int q = 0; q < 2; q++) {
         if (sh[q] < 0 || sh[q] >= world->shape_count) continue;
-        unsigned char *flag = &r->bearing[r->shape_body[sh[q]]];
+        unsigned char *flag = &r->sweep->bearing[r->sweep->shape_body[sh[q]]];
         CLT_PRAGMA_(omp atomic write)
         *flag = 1;
       }
@@ -586,13 +591,13 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
       int sh[2] = {m->shape_a, m->shape_b};
       for (int q = 0; q < 2; q++) {
         if (sh[q] < 0 || sh[q] >= world->shape_count) continue;
-        int b = r->shape_body[sh[q]];
+        int b = r->sweep->shape_body[sh[q]];
         if (world->bodies[b].type != CLT_BODY_DYNAMIC) continue;
-        r->vt[b] = 0.0; /* from the start of the step */
+        r->sweep->vt[b] = 0.0; /* from the start of the step */
         for (int d = 0; d < world->dimension; d++) {
-          double u = r->u0[3 * (size_t)b + d];
-          r->vlo[3 * (size_t)b + d] = dmin(r->vlo[3 * (size_t)b + d], u - kick);
-          r->vhi[3 * (size_t)b + d] = dmax(r->vhi[3 * (size_t)b + d], u + kick);
+          double u = r->sweep->u0[3 * (size_t)b + d];
+          r->sweep->vlo[3 * (size_t)b + d] = dmin(r->sweep->vlo[3 * (size_t)b + d], u - kick);
+          r->sweep->vhi[3 * (size_t)b + d] = dmax(r->sweep->vhi[3 * (size_t)b + d], u + kick);
         }
       }
     }
@@ -603,10 +608,10 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     for (int i = 0; i < nb; i++) {
       if (!r->demanded[i]) continue;
       const double *dm = r->demand + 6 * (size_t)i;
-      r->vt[i] = 0.0;
+      r->sweep->vt[i] = 0.0;
       for (int k = 0; k < 3; k++) {
-        r->vlo[3 * (size_t)i + k] = dmin(r->vlo[3 * (size_t)i + k], dm[k]);
-        r->vhi[3 * (size_t)i + k] = dmax(r->vhi[3 * (size_t)i + k], dm[3 + k]);
+        r->sweep->vlo[3 * (size_t)i + k] = dmin(r->sweep->vlo[3 * (size_t)i + k], dm[k]);
+        r->sweep->vhi[3 * (size_t)i + k] = dmax(r->sweep->vhi[3 * (size_t)i + k], dm[3 + k]);
       }
     });
   }
@@ -631,7 +636,7 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
   double glo0 = 0.0, glo1 = 0.0, glo2 = 0.0, ghi0 = 0.0, ghi1 = 0.0, ghi2 = 0.0; /* min / max: any order */
   CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static) reduction(min : glo0, glo1, glo2) reduction(max : ghi0, ghi1, ghi2),
   for (int i = 0; i < nb; i++) {
-    const double *vl = r->vlo + 3 * (size_t)i, *vh = r->vhi + 3 * (size_t)i;
+    const double *vl = r->sweep->vlo + 3 * (size_t)i, *vh = r->sweep->vhi + 3 * (size_t)i;
     glo0 = dmin(glo0, vl[0]);
     glo1 = dmin(glo1, vl[1]);
     glo2 = dmin(glo2, vl[2]);
@@ -650,24 +655,24 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
     CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static),
     for (int i = 0; i < nb; i++)
       if (world->bodies[i].type == CLT_BODY_DYNAMIC) {
-        memcpy(r->vlo + 3 * (size_t)i, glo, sizeof glo);
-        memcpy(r->vhi + 3 * (size_t)i, ghi, sizeof ghi);
-        r->vt[i] = 0.0;
+        memcpy(r->sweep->vlo + 3 * (size_t)i, glo, sizeof glo);
+        memcpy(r->sweep->vhi + 3 * (size_t)i, ghi, sizeof ghi);
+        r->sweep->vt[i] = 0.0;
       });
   } else {
     /* the broad phase under the own sweeps: the step's first solve runs it and keeps its pairs,
      * the later ones (the same state and sweeps) only place the proxies again */
     clt_status_t st =
-        r->round == 0 ? clt_broad_phase_pairs(world, w, eps, r->own) : clt_place_proxies(world, w, r->own);
+        r->round == 0 ? clt_broad_phase_pairs(world, w, eps, r->sweep->own) : clt_place_proxies(world, w, r->sweep->own);
     if (st != CLT_OK) return st;
     if (r->round == 0) {
       int np = w->broadphase.pair_count;
-      if (!clt_step_work_grow((void **)&r->own_pairs, &r->own_pair_capacity, np, sizeof *r->own_pairs))
+      if (!clt_step_work_grow((void **)&r->sweep->own_pairs, &r->sweep->own_pair_capacity, np, sizeof *r->sweep->own_pairs))
         return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
-      if (np > 0) memcpy(r->own_pairs, w->broadphase.pairs, (size_t)np * sizeof *r->own_pairs);
-      r->own_pair_count = np;
+      if (np > 0) memcpy(r->sweep->own_pairs, w->broadphase.pairs, (size_t)np * sizeof *r->sweep->own_pairs);
+      r->sweep->own_pair_count = np;
     }
-    if (!spread_boxes(world, w, r, h, eps, r->own_pairs, r->own_pair_count))
+    if (!spread_boxes(world, w, r, h, eps, r->sweep->own_pairs, r->sweep->own_pair_count))
       return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "collide: out of memory");
   }
   /* A bounce leaves the hull by up to e times its width (a light grain struck by a heavy one):
@@ -680,43 +685,43 @@ clt_status_t clt_stage_relaxed_collide(clt_step_context_t *c) {
    * grains stirred the falling column up to 12 m above the landed pile (with the test and that
    * widening: 2.8·10⁵ contacts and 6.3 mm penetration at t = 1.4 s). Then each body's bounds grow, along each axis, by how far
    * it can move with a velocity in its widest box: vt u + (h − vt) v, plus its slack. */
-  r->widen = e_max;
+  r->sweep->widen = e_max;
   /* (a later solve: which bodies' margins changed since the solve before, whose broad phase is
    * then only updated; a sum over the bodies: any order) */
-  bool update = r->round > 0 && r->ext_pairs_valid;
+  bool update = r->round > 0 && r->sweep->ext_pairs_valid;
   int changes = 0;
-  r->reuse_valid = false; /* the kept pairs' allowances are ext (clt_relaxed_keep_pairs) */
+  r->sweep->reuse_valid = false; /* the kept pairs' allowances are ext (clt_sweep_keep_pairs) */
   CLT_PARALLEL_FOR_IF(nb >= RELAXED_PARALLEL_MIN, schedule(static) reduction(+ : changes),
   for (int i = 0; i < nb; i++) {
-    double *ext = r->ext + 6 * (size_t)i, before[6];
+    double *ext = r->sweep->ext + 6 * (size_t)i, before[6];
     if (update) memcpy(before, ext, sizeof before);
     for (int d = 0; d < 6; d++) ext[d] = 0.0;
     if (world->bodies[i].type == CLT_BODY_STATIC) {
-      if (update) changes += r->ext_changed[i] = memcmp(before, ext, sizeof before) != 0;
+      if (update) changes += r->sweep->ext_changed[i] = memcmp(before, ext, sizeof before) != 0;
       continue;
     }
     double ride = 0.0;
-    if (r->bearing[i]) {
+    if (r->sweep->bearing[i]) {
       const clt_body_state_t *st = &world->states[i];
       double spin = world->dimension == 2 ? fabs(st->angular_velocity[0]) : clt_v3_norm(st->angular_velocity);
       double extent = spin > 0.0 ? clt_body_extent(world, i) : 0.0;
       ride = h * mu_max * (clt_v3_norm(body_velocity(r, i)) + spin * dmax(extent, 0.0)); /* (an unbounded
                                                     shape's rotation is in its slack) */
     }
-    const double *vl = r->vlo + 3 * (size_t)i, *vh = r->vhi + 3 * (size_t)i, *u = body_velocity(r, i);
-    double f = world->bodies[i].type == CLT_BODY_DYNAMIC ? r->widen : 0.0, t = r->vt[i];
+    const double *vl = r->sweep->vlo + 3 * (size_t)i, *vh = r->sweep->vhi + 3 * (size_t)i, *u = body_velocity(r, i);
+    double f = world->bodies[i].type == CLT_BODY_DYNAMIC ? r->sweep->widen : 0.0, t = r->sweep->vt[i];
     for (int d = 0; d < 3; d++) {
       double extra = f * (vh[d] - vl[d]);
       double lo = t * u[d] + (h - t) * (vl[d] - extra), hi = t * u[d] + (h - t) * (vh[d] + extra);
-      ext[d] = r->slack[i] + ride + dmax(0.0, -lo);
-      ext[3 + d] = r->slack[i] + ride + dmax(0.0, hi);
+      ext[d] = r->sweep->slack[i] + ride + dmax(0.0, -lo);
+      ext[3 + d] = r->sweep->slack[i] + ride + dmax(0.0, hi);
     }
-    if (update) changes += r->ext_changed[i] = memcmp(before, ext, sizeof before) != 0;
+    if (update) changes += r->sweep->ext_changed[i] = memcmp(before, ext, sizeof before) != 0;
   });
-  r->ext_changes = update ? changes : nb;
-  clt_status_t st = clt_find_contacts_swept(world, w, eps, r->ext);
-  if (st == CLT_OK) clt_relaxed_keep_pairs(world, w, eps);
-  r->ext_pairs_valid = st == CLT_OK; /* (clt_find_contacts_swept leaves the pairs under ext) */
+  r->sweep->ext_changes = update ? changes : nb;
+  clt_status_t st = clt_find_contacts_swept(world, w, eps, r->sweep->ext);
+  if (st == CLT_OK) clt_sweep_keep_pairs(world, w, eps);
+  r->sweep->ext_pairs_valid = st == CLT_OK; /* (clt_find_contacts_swept leaves the pairs under ext) */
   return st;
 }
 
@@ -733,11 +738,11 @@ static int mark_demands(clt_world_t *world, clt_relaxed_work_t *r, double h, dou
   for (int i = 0; i < nb; i++) {
     if (world->bodies[i].type != CLT_BODY_DYNAMIC) continue;
     const double *v = world->states[i].velocity, *u = body_velocity(r, i);
-    const double *lo = r->vlo + 3 * (size_t)i, *hi = r->vhi + 3 * (size_t)i;
-    double t = r->vt[i], out = 0.0, vp[3] = {v[0], v[1], world->dimension == 2 ? 0.0 : v[2]};
+    const double *lo = r->sweep->vlo + 3 * (size_t)i, *hi = r->sweep->vhi + 3 * (size_t)i;
+    double t = r->sweep->vt[i], out = 0.0, vp[3] = {v[0], v[1], world->dimension == 2 ? 0.0 : v[2]};
     for (int k = 0; k < 3; k++) {
       double x = h * vp[k], a = t * u[k] + (h - t) * lo[k], b = t * u[k] + (h - t) * hi[k];
-      out += dmax(0.0, dmax(a - x, x - b) - r->slack[i]);
+      out += dmax(0.0, dmax(a - x, x - b) - r->sweep->slack[i]);
     }
     if (!(out > allow)) continue; /* (a NaN is left to the step's own checks) */
     marked++;
@@ -799,7 +804,7 @@ static void release_round_memory(clt_step_work_t *w, clt_relaxed_work_t *r) {
  * per-body array a later solve of the step starts from. */
 static void release_search(clt_step_work_t *w, clt_relaxed_work_t *r) {
   clt_work_release(w, w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies);
-  clt_work_release(w, r->centres, (size_t)r->centre_capacity * 3 * sizeof *r->centres);
+  clt_work_release(w, r->sweep->centres, (size_t)r->sweep->centre_capacity * 3 * sizeof *r->sweep->centres);
 }
 
 /* The solve rounds of one step, as stages of scheme relaxed's list (scheme_relaxed.c, relaxed.h):
@@ -812,6 +817,7 @@ clt_status_t clt_stage_relaxed_begin(clt_step_context_t *c) {
   if (!r || !clt_relaxed_reserve(r, 0, world->body_count))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed workspace)");
   r->round = 0;
+  r->sweep->later_round = false;
   r->round_warm = false;
   if (world->body_count > 0) memset(r->demanded, 0, (size_t)world->body_count);
   r->sweeps = 0;
@@ -882,7 +888,7 @@ clt_status_t clt_stage_relaxed_solve_round(clt_step_context_t *c) {
   clt_work_release(w, r->contacts, r->contact_bytes);
   clt_work_release(w, r->hot_list, (size_t)r->contact_capacity * sizeof *r->hot_list);
   clt_work_release(w, r->block_A, (size_t)r->contact_capacity * 6 * sizeof *r->block_A);
-  if (r->shelved) {
+  if (r->sweep->shelved) {
     clt_status_t su = clt_contacts_unshelve(world, w);
     if (st == CLT_OK) st = su;
   }
@@ -928,6 +934,7 @@ clt_status_t clt_stage_relaxed_test(clt_step_context_t *c) {
     memcpy(world->states[i].angular_velocity, world->backup_velocity[i] + 3, sizeof world->states[i].angular_velocity);
   });
   r->round++;
+  r->sweep->later_round = true;
   c->branch = true; /* to "active set": solve again */
   return CLT_OK;
 }

@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "base/pages.h"
-#include "steppers/relaxed.h"
 #include "steppers/stepper.h"
 #include "base/parallel.h"
 
@@ -117,7 +116,7 @@ static void restore(clt_world_t *world, double time, int64_t step_count) {
     copy_states(world->states, world->backup, n);
   } else {
     /* the velocities, and the poses where stage "backup" kept them (else they have not moved, and
-     * are kept now, for what reads them after a step: clt_relaxed_keep_pairs) */
+     * are kept now, for what reads them after a step: clt_sweep_keep_pairs) */
     CLT_PARALLEL_FOR_IF(n >= 4096, schedule(static),
     for (int i = 0; i < n; i++) {
       clt_body_state_t *s = &world->states[i];
@@ -146,8 +145,8 @@ clt_status_t clt_world_step(clt_world_t *world) {
   c.scheme = scheme_ops(world);
   if (world->method.contact_model != CLT_CONTACT_MODEL_DEFAULT || world->law == CLT_LAW_OVERDAMPED || world->planar)
     c.scheme = &clt_scheme_relcp; /* SPEC.md §6 (scheme_relcp.c) */
-  /* the relaxed scheme's kept pairs read their poses from the backup (clt_relaxed_keep_pairs) */
-  if (work->relaxed) work->relaxed->reuse_valid = false;
+  /* the relaxed scheme's kept pairs read their poses from the backup (clt_sweep_keep_pairs) */
+  work->sweep.reuse_valid = false;
   work->release_pages = world->body_count >= CLT_RELEASE_MIN_BODIES;
   world->backup_late = c.scheme->late_backup;
   if (world->backup_late) {

@@ -56,6 +56,7 @@ void clt_step_work_destroy(clt_step_work_t *w) {
   free(w->next_memory);
   free(w->report);
   clt_relaxed_work_destroy(w->relaxed);
+  clt_sweep_destroy(&w->sweep);
   clt_relcp_work_destroy(w->relcp);
   free(w);
 }

@@ -169,10 +169,10 @@ static uint64_t pile_checks(double omega) {
     CHECK(given_back("block records", r->contacts, r->contact_bytes));
     CHECK(given_back("next contact memory", w->next_memory, (size_t)w->next_memory_capacity * sizeof *w->next_memory));
     CHECK(given_back("proxies", w->proxies, (size_t)w->proxy_capacity * sizeof *w->proxies));
-    CHECK(given_back("sphere centres", r->centres, (size_t)r->centre_capacity * 3 * sizeof *r->centres));
+    CHECK(given_back("sphere centres", r->sweep->centres, (size_t)r->sweep->centre_capacity * 3 * sizeof *r->sweep->centres));
     /* (the sort keys are 16 bytes: broadphase.c) */
     CHECK(given_back("broad-phase sort keys", w->broadphase.sort_buffer, (size_t)w->broadphase.sort_capacity * 16));
-    CHECK(given_back("spreading links", r->link, (size_t)r->link_capacity * sizeof *r->link));
+    CHECK(given_back("spreading links", r->sweep->link, (size_t)r->sweep->link_capacity * sizeof *r->sweep->link));
     /* the demands and velocities of the step's solves, and the impulses of a solve before the last
      * (a step ends holding two contact memories, not three) */
     CHECK(given_back("solve demands", r->demand, (size_t)r->body_capacity * 6 * sizeof *r->demand));

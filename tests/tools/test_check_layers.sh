@@ -52,6 +52,16 @@ echo '#include "clatter/scene.h"' >>"$tmp/root/src/solvers/lcp_internal.h"
 expect_failure "planted public include" "src/solvers/lcp_internal.h:" \
   "(layer solvers) includes include/clatter/scene.h (layer io, higher)" --
 
+# the contact query includes the relaxed scheme's workspace; a bench program includes src/
+copy
+echo '#include "steppers/relaxed.h"' >>"$tmp/root/src/steppers/stage_collide.c"
+expect_failure "planted scheme workspace include" "src/steppers/stage_collide.c:" \
+  "includes src/steppers/relaxed.h, another scheme's workspace" --
+copy
+echo '#include "steppers/rows.h"' >>"$tmp/root/bench/granular/pile_bench.c"
+expect_failure "planted bench include" "bench/granular/pile_bench.c:" \
+  "bench programs include only include/clatter/" --
+
 # a commented-out include is not one
 copy
 echo '/* #include "steppers/rows.h" */ // #include "io/json_text.h"' >>"$tmp/root/src/math/mat3.c"
