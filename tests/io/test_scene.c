@@ -1,4 +1,4 @@
-/* Scene reader (src/io/scene.c): field mapping onto world.h definitions, parameters, --param and
+/* Scene reader (src/io/scene*.c): field mapping onto world.h definitions, parameters, --param and
  * --set overrides, exact round trip of the resolved JSON, the built-in default scene, and the
  * messages of a few malformed scenes (the CLI test tests/cli/test_bad_scenes.sh covers many more). */
 #include <stdio.h>

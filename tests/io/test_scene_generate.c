@@ -1,4 +1,4 @@
-/* Body grids in scene files (src/io/scene.c "Body grids", docs/scene-format.md): the expanded
+/* Body grids in scene files (src/io/scene_sections.c "Body grids", docs/scene-format.md): the expanded
  * bodies (count, order, positions, names, jitter bounds), determinism and the bit-exact rebuild
  * from the stored scene, --param on the counts, references to generated bodies, 2D grids, and
  * the messages of malformed grids (tests/cli/bad_scenes/grid_* cover the CLI side). */
