@@ -1994,85 +1994,71 @@ static bool truncate_contacts(clt_output_t *out, int64_t frames) {
   return true;
 }
 
-/* Loads the /checkpoint of an open run file into world and sets *step to its step. A file without
- * one: *step = −1 and CLT_OK (the caller decides). */
-/* The colony's state of /checkpoint/colony into colony (before the world's state: it adds the cell
- * bodies the world's state then fills in, clatter/colony.h "Checkpoints"). */
-static clt_status_t load_colony(hid_t g, const char *path, clt_colony_t *colony, char *message, size_t message_size) {
-  if (H5Lexists(g, "colony", H5P_DEFAULT) <= 0) {
-    set_message(message, message_size, "%s: damaged /checkpoint: a colony run's checkpoint without its colony%s", path,
-                NULL);
-    return CLT_ERR_FORMAT;
-  }
-  hid_t d = H5Dopen2(g, "colony", H5P_DEFAULT);
+/* The uint8 dataset `name` of the checkpoint group g, whole, into a new buffer (*blob, *size; free
+ * it). `expected` ≥ 0: the size the group's attribute claims, which the dataset must have. A dataset
+ * that claims more bytes than the file holds is refused before anything is allocated. */
+static clt_status_t read_blob(hid_t g, const char *name, const char *path, int64_t expected, unsigned char **blob,
+                              size_t *size, char *message, size_t message_size) {
+  *blob = NULL;
+  *size = 0;
+  char what[64];
+  snprintf(what, sizeof what, "/checkpoint/%s", name);
+  hid_t d = H5Lexists(g, name, H5P_DEFAULT) > 0 ? H5Dopen2(g, name, H5P_DEFAULT) : -1;
   hsize_t rows = 0;
   struct stat st;
   clt_status_t status = CLT_OK;
-  if (d < 0 || !clt_h5_column_rows(d, &rows) || stat(path, &st) != 0 || rows > (hsize_t)st.st_size) {
-    set_message(message, message_size, "%s: damaged /checkpoint/colony%s", path, NULL);
+  if (d < 0 || !clt_h5_column_rows(d, &rows) || (expected >= 0 && rows != (hsize_t)expected)) {
+    set_message(message, message_size, "%s: damaged %s", path, what);
     status = CLT_ERR_FORMAT;
-  } else {
-    unsigned char *blob = malloc((size_t)rows + 1);
-    if (!blob) {
-      status = CLT_ERR_OUT_OF_MEMORY;
-    } else if (rows > 0 && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, blob) < 0) {
-      set_message(message, message_size, "%s: cannot read /checkpoint/colony%s", path, NULL);
-      status = CLT_ERR_FORMAT;
-    } else {
-      status = clt_colony_load_state(colony, blob, (size_t)rows);
-      if (status != CLT_OK)
-        set_message(message, message_size, "%s: checkpoint rejected: %s", path,
-                    clt_world_error(clt_colony_world(colony)));
-    }
-    free(blob);
+  } else if (stat(path, &st) != 0 || rows > (hsize_t)st.st_size) {
+    set_message(message, message_size, "%s: damaged %s: larger than the file", path, what);
+    status = CLT_ERR_FORMAT;
+  } else if (!(*blob = malloc((size_t)rows + 1))) {
+    status = CLT_ERR_OUT_OF_MEMORY;
+  } else if (rows > 0 && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, *blob) < 0) {
+    set_message(message, message_size, "%s: cannot read %s", path, what);
+    status = CLT_ERR_FORMAT;
   }
+  if (status == CLT_OK) *size = (size_t)rows;
+  else free(*blob), *blob = NULL;
   if (d >= 0) H5Dclose(d);
   return status;
 }
 
+/* Loads the /checkpoint of an open run file into world (and, for a colony run, /checkpoint/colony
+ * into colony first: it adds the cell bodies the world's state then fills in, clatter/colony.h
+ * "Checkpoints") and sets *step to its step. A file without one: *step = −1 and CLT_OK (the
+ * caller decides). */
 static clt_status_t load_checkpoint(hid_t file, const char *path, clt_world_t *world, clt_colony_t *colony,
                                     int64_t *step, char *message, size_t message_size) {
   *step = -1;
   if (H5Lexists(file, "checkpoint", H5P_DEFAULT) <= 0) return CLT_OK;
   clt_status_t status = CLT_OK;
   hid_t g = H5Gopen2(file, "checkpoint", H5P_DEFAULT);
-  if (g >= 0 && !colony && H5Lexists(g, "colony", H5P_DEFAULT) > 0) {
-    set_message(message, message_size,
-                "%s: a colony run's checkpoint: its cells are restored only by continuing the run (--resume)%s", path,
-                NULL);
-    H5Gclose(g);
-    return CLT_ERR_FORMAT;
-  }
-  if (g >= 0 && colony) status = load_colony(g, path, colony, message, message_size);
-  hid_t d = g >= 0 ? H5Dopen2(g, "state", H5P_DEFAULT) : -1;
+  bool has_colony = g >= 0 && H5Lexists(g, "colony", H5P_DEFAULT) > 0;
   int64_t size = -1, at = -1;
-  struct stat st;
-  hsize_t rows = 0;
-  if (status != CLT_OK) {
-    /* the colony's state was refused (message set) */
-  } else if (d < 0 || !get_attr_int64(g, "step", &at) || !get_attr_int64(g, "size", &size) || size < 0 ||
-      !clt_h5_column_rows(d, &rows) || (hsize_t)size != rows) {
+  unsigned char *blob = NULL;
+  size_t bytes = 0;
+  if (g < 0 || !get_attr_int64(g, "step", &at) || !get_attr_int64(g, "size", &size) || size < 0) {
     set_message(message, message_size, "%s: damaged /checkpoint%s", path, NULL);
     status = CLT_ERR_FORMAT;
-  } else if (stat(path, &st) != 0 || size > (int64_t)st.st_size) { /* checked before allocating it */
-    set_message(message, message_size, "%s: damaged /checkpoint: its state is larger than the file%s", path, NULL);
+  } else if (has_colony != (colony != NULL)) {
+    set_message(message, message_size,
+                colony ? "%s: damaged /checkpoint: a colony run's checkpoint without its colony%s"
+                       : "%s: a colony run's checkpoint: its cells are restored only by continuing the run (--resume)%s",
+                path, NULL);
     status = CLT_ERR_FORMAT;
-  } else {
-    unsigned char *blob = malloc((size_t)size + 1);
-    if (!blob) {
-      status = CLT_ERR_OUT_OF_MEMORY;
-    } else if (size > 0 && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, blob) < 0) {
-      set_message(message, message_size, "%s: cannot read /checkpoint/state%s", path, NULL);
-      status = CLT_ERR_FORMAT;
-    } else {
-      status = clt_world_load_state(world, blob, (size_t)size);
-      if (status != CLT_OK) {
-        set_message(message, message_size, "%s: checkpoint rejected: %s", path, clt_world_error(world));
-      }
-    }
+  } else if (colony) {
+    status = read_blob(g, "colony", path, -1, &blob, &bytes, message, message_size);
+    if (status == CLT_OK && (status = clt_colony_load_state(colony, blob, bytes)) != CLT_OK)
+      set_message(message, message_size, "%s: checkpoint rejected: %s", path, clt_world_error(world));
     free(blob);
+    blob = NULL;
   }
-  if (d >= 0) H5Dclose(d);
+  if (status == CLT_OK) status = read_blob(g, "state", path, size, &blob, &bytes, message, message_size);
+  if (status == CLT_OK && (status = clt_world_load_state(world, blob, bytes)) != CLT_OK)
+    set_message(message, message_size, "%s: checkpoint rejected: %s", path, clt_world_error(world));
+  free(blob);
   if (g >= 0) H5Gclose(g);
   if (status == CLT_OK && at != clt_world_step_count(world)) {
     set_message(message, message_size, "%s: checkpoint step does not match the restored state%s", path, NULL);
