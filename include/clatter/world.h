@@ -548,7 +548,9 @@ typedef struct clt_diagnostics_t {
                             docs/output-format.md "Touching contacts") */
   int64_t work_bytes;    /* bytes the step workspace holds after the step (clt_world_memory's
                             workspace entries): its buffers only grow, so this is the most the steps
-                            so far have needed; not part of the state (a resumed run starts small) */
+                            so far have needed; 0 for a state no step produced (before the first
+                            step, after a load or set); not part of the state (a resumed run starts
+                            small) */
 } clt_diagnostics_t;
 
 /* Diagnostics of the last step (all zero before the first step except bodies, energies and

@@ -95,5 +95,6 @@ void clt_world_momentum(const clt_world_t *world, double linear[3], double angul
 
 void clt_world_state_changed(clt_world_t *world) {
   world->diagnostics_stale = true;
+  world->diagnostics_stepped = false;
   world->divergence.valid = false; /* a new reference for the energy test (stage_diverge.c) */
 }

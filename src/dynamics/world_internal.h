@@ -174,6 +174,7 @@ struct clt_world_t {
 
   clt_diagnostics_t diagnostics;
   bool diagnostics_stale; /* state fields of diagnostics out of date (clt_world_state_changed) */
+  bool diagnostics_stepped; /* the state is one a step produced (work_bytes is reported for it) */
   char error[CLT_ERROR_SIZE];
 };
 

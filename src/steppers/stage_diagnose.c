@@ -49,7 +49,6 @@ clt_status_t clt_stage_diagnose(clt_step_context_t *c) {
   d->t = c->t_next;
   clt_world_describe_state(c->world, d);
   d->touching_contacts = count_touching(c->world, c->work);
-  d->work_bytes = clt_step_work_bytes(c->world);
   return CLT_OK;
 }
 
@@ -63,5 +62,8 @@ clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics
     w->diagnostics_stale = false;
   }
   *out = world->diagnostics;
+  /* measured where it is read, not in every step (0.2 us, 3 % of chain6's step): the workspace
+   * holds the same from the end of a step to the next; 0 for a state no step produced */
+  out->work_bytes = world->diagnostics_stepped ? clt_step_work_bytes(world) : 0;
   return CLT_OK;
 }

@@ -202,5 +202,6 @@ clt_status_t clt_world_step(clt_world_t *world) {
   d.wall_s = now_s() - start;
   world->diagnostics = d;
   world->diagnostics_stale = false;
+  world->diagnostics_stepped = true;
   return CLT_OK;
 }
