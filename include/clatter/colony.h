@@ -42,6 +42,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct clt_colony_t clt_colony_t;
 
@@ -140,6 +143,9 @@ typedef struct clt_colony_order_t {
 clt_status_t clt_colony_order(const clt_colony_t *colony, double radius, double angle, double contact_gap,
                               clt_colony_order_t *out);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 #define CLT_OUTPUT_FORMAT_NAME "clatter-run"
 #define CLT_OUTPUT_FORMAT_VERSION 1
@@ -193,6 +196,9 @@ char *clt_output_read_scene_json(const char *path, char *message, size_t message
 clt_status_t clt_output_load_checkpoint(const char *path, clt_world_t *world, int64_t *step, char *message,
                                         size_t message_size);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

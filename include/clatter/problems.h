@@ -9,6 +9,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef enum clt_problem_kind_t {
   CLT_PROBLEM_LCP,
@@ -43,6 +46,9 @@ void clt_problem_file_free(clt_problem_file_t *p);
 
 const char *clt_problem_kind_name(clt_problem_kind_t kind); /* "lcp", "fc_local", "fc_global" */
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

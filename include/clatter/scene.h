@@ -14,6 +14,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct clt_scene_t clt_scene_t;
 
@@ -113,6 +116,9 @@ void clt_scene_release_bodies(clt_scene_t *scene);
  * spun about its intermediate axis (Dzhanibekov flips) next to a projectile; 3D, no contacts. */
 const char *clt_scene_default_json(void);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

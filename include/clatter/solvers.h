@@ -17,6 +17,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 /* ---------------------------------------------------------------------------------------------
  * Matrices. Dense storage is row-major. CSR: row_ptr[rows + 1], col_index[nnz], values[nnz],
@@ -221,6 +224,9 @@ clt_status_t clt_fc_global_solve(const clt_fc_global_t *p, const clt_solver_opti
  * Errors: CLT_ERR_INVALID_ARGUMENT, CLT_ERR_NUMERICAL (M not SPD), CLT_ERR_OUT_OF_MEMORY. */
 clt_status_t clt_fc_global_condense(const clt_fc_global_t *p, clt_fc_local_t *out);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

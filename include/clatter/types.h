@@ -10,6 +10,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The library is built with hidden visibility (src/CMakeLists.txt): what the public headers
+ * declare, between this push and its pop, is what libclatter*.so export. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 /* Every fallible call returns one of these; the message is in clt_world_error() (or the
  * solver result for the standalone solver API). The library never prints and never exits. */
@@ -60,6 +65,9 @@ typedef enum clt_log_level_t { CLT_LOG_DEBUG, CLT_LOG_INFO, CLT_LOG_WARNING, CLT
 /* Per-world log sink. message is valid only during the call. */
 typedef void (*clt_log_fn)(void *user, clt_log_level_t level, const char *message);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -34,6 +34,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct clt_world_t clt_world_t;
 
@@ -632,6 +635,9 @@ clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t
  * comparable across the format change). NULL world: 0. */
 uint64_t clt_world_state_hash(const clt_world_t *world);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif
