@@ -283,6 +283,25 @@ static void note_unconverged(unconverged_t *u, const clt_world_t *world) {
   }
 }
 
+/* clt_output_run's callbacks: a signal interrupts the run; each step updates the progress line and
+ * the unconverged steps' statistics. */
+typedef struct run_watch_t {
+  progress_t *progress;
+  unconverged_t *unconverged;
+  int64_t total;
+} run_watch_t;
+
+static int run_stop(void *user) {
+  (void)user;
+  return (int)stop_signal;
+}
+
+static void run_stepped(void *user, const clt_world_t *world) {
+  run_watch_t *watch = user;
+  note_unconverged(watch->unconverged, world);
+  progress_update(watch->progress, clt_world_step_count(world), watch->total, clt_world_time(world), false);
+}
+
 /* "clatter run: 10 of 500 steps not solved to the tolerance 1e-10 (not_converged 10): worst
  * residual 4.1e-09 at step 37, first at step 12" (stderr). */
 static void report_unconverged(const unconverged_t *u, long long steps, double tolerance) {
@@ -489,74 +508,38 @@ static int run(int argc, char **argv) {
   log_progress = &progress;
 
   int64_t total = clt_scene_step_count(scene);
-  long long done = 0;
   unconverged_t unconverged = {0};
-  clt_run_status_t run_status = CLT_RUN_COMPLETE;
-  char status_message[1024] = "";
-  int exit_code = 0;
+  int64_t first_step = clt_world_step_count(world);
   /* a colony run ends at 2^generations cells, or at the duration */
   const clt_scene_colony_t *colony_block = clt_scene_colony(scene);
-  int target_cells = colony_block ? 1 << colony_block->generations : 0;
-  while (clt_world_step_count(world) < total && !(colony && clt_colony_cell_count(colony) >= target_cells)) {
-    if (stop_signal) {
-      run_status = CLT_RUN_INTERRUPTED;
-      snprintf(status_message, sizeof status_message, "interrupted by signal %d", (int)stop_signal);
-      exit_code = 128 + (int)stop_signal;
-      break;
-    }
-    if (args.max_steps >= 0 && done >= args.max_steps) {
-      run_status = CLT_RUN_INTERRUPTED;
-      snprintf(status_message, sizeof status_message, "stopped after --max-steps %lld", args.max_steps);
-      break;
-    }
-    /* the colony's growth and division, then the mechanics (clt_colony_step) */
-    status = colony ? clt_colony_grow(colony) : CLT_OK;
-    if (status == CLT_OK) status = clt_world_step(world);
-    if (status == CLT_ERR_DIVERGED) {
-      /* the message names the step, the quantity, the body and the bound (stage_diverge.c) */
-      run_status = CLT_RUN_DIVERGED;
-      snprintf(status_message, sizeof status_message, "%s", clt_world_error(world));
-      exit_code = 3;
-      break;
-    }
-    if (status != CLT_OK) {
-      run_status = CLT_RUN_ERROR;
-      snprintf(status_message, sizeof status_message, "step %lld failed (%s): %s",
-               (long long)clt_world_step_count(world) + 1, clt_status_name(status), clt_world_error(world));
-      exit_code = 1;
-      break;
-    }
-    done++;
-    note_unconverged(&unconverged, world);
-    int64_t step = clt_world_step_count(world);
-    status = clt_output_record_step(out, world);
-    if (status == CLT_OK && args.checkpoint_every > 0 && step % args.checkpoint_every == 0) {
-      status = clt_output_write_checkpoint(out, world);
-    }
-    if (status != CLT_OK) {
-      run_status = CLT_RUN_ERROR;
-      snprintf(status_message, sizeof status_message, "writing the output failed at step %lld",
-               (long long)step);
-      exit_code = 1;
-      break;
-    }
-    progress_update(&progress, step, total, clt_world_time(world), false);
+  run_watch_t watch = {.progress = &progress, .unconverged = &unconverged, .total = total};
+  clt_run_loop_t loop = {.end_step = total,
+                         .target_cells = colony_block ? 1 << colony_block->generations : 0,
+                         .max_steps = args.max_steps,
+                         .checkpoint_every = args.checkpoint_every,
+                         .stop = run_stop,
+                         .stepped = run_stepped,
+                         .user = &watch};
+  clt_run_result_t result;
+  clt_output_run(out, world, colony, &loop, &result);
+  long long done = (long long)(clt_world_step_count(world) - first_step);
+  clt_run_status_t run_status = result.status;
+  char status_message[1024];
+  snprintf(status_message, sizeof status_message, "%s", result.message);
+  int exit_code = 0;
+  if (run_status == CLT_RUN_INTERRUPTED && result.stop_code != 0) {
+    snprintf(status_message, sizeof status_message, "interrupted by signal %d", result.stop_code);
+    exit_code = 128 + result.stop_code;
+  } else if (run_status == CLT_RUN_INTERRUPTED) {
+    snprintf(status_message, sizeof status_message, "stopped after --max-steps %lld", args.max_steps);
+  } else if (run_status == CLT_RUN_DIVERGED) {
+    exit_code = 3;
+  } else if (run_status == CLT_RUN_ERROR) {
+    exit_code = 1;
   }
-  if (run_status == CLT_RUN_COMPLETE && stop_signal) {
-    /* A signal during the last step: the run is complete anyway. */
-    stop_signal = 0;
-  }
-  /* An early stop always leaves a checkpoint of the final state so --resume continues exactly. */
-  if (run_status == CLT_RUN_INTERRUPTED && clt_output_checkpoint_step(out) != clt_world_step_count(world)) {
-    if (clt_output_write_checkpoint(out, world) != CLT_OK) {
-      fprintf(stderr, "clatter run: warning: could not write the final checkpoint\n");
-    }
-  }
-  /* a colony run that reached its end: a frame of its last cells, whatever the interval */
-  if (colony && run_status == CLT_RUN_COMPLETE && clt_output_record_frame(out, world) != CLT_OK)
-    fprintf(stderr, "clatter run: warning: could not record the final frame\n");
-  /* the state the run ends in (after a failed step: the last good one, restored by the library) */
-  clt_output_record_final_state(out, world);
+  /* A signal during the last step: the run is complete anyway. */
+  if (run_status == CLT_RUN_COMPLETE) stop_signal = 0;
+  if (result.warning[0]) fprintf(stderr, "clatter run: warning: %s\n", result.warning);
   progress_update(&progress, clt_world_step_count(world), total, clt_world_time(world), true);
   progress_clear(&progress);
   log_progress = NULL;

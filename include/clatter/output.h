@@ -133,6 +133,43 @@ const char *clt_output_path(const clt_output_t *out);     /* final HDF5 path */
 const char *clt_output_csv_file(const clt_output_t *out); /* final CSV path ("" if no CSV) */
 
 /* ---------------------------------------------------------------------------------------------
+ * The loop of a run (clatter run's, and the Python package's World.run): a run file created (or
+ * resumed) for the world, then clt_output_run steps and records until the run ends, and the
+ * caller closes the file with the status it returns. */
+typedef struct clt_run_loop_t {
+  int64_t end_step;         /* complete when the world's step count reaches it */
+  int target_cells;         /* a colony run: complete when the colony has this many cells; 0: none */
+  int64_t max_steps;        /* interrupted after this many steps of this call; < 0: no cap */
+  int64_t checkpoint_every; /* a checkpoint after every step whose count is a multiple; 0: none */
+  /* Optional, asked before each step: a non-zero value stops the run, interrupted, and is kept in
+   * clt_run_result_t.stop_code (clatter run returns the signal that arrived; Python an exception). */
+  int (*stop)(void *user);
+  /* Optional, after each step is recorded (progress, statistics). */
+  void (*stepped)(void *user, const clt_world_t *world);
+  void *user;
+} clt_run_loop_t;
+
+typedef struct clt_run_result_t {
+  clt_run_status_t status; /* complete, interrupted, error or diverged (what clt_output_close is given) */
+  int stop_code;           /* the stop callback's value that interrupted the run, 0 otherwise */
+  int64_t steps;           /* steps taken by this call */
+  clt_status_t error;      /* status of the failed call: error or diverged; CLT_OK otherwise */
+  char message[1024];      /* the status message ("" when complete): the failure, or why it stopped */
+  char warning[256];       /* a part that could not be written at the end ("" if none) */
+} clt_run_result_t;
+
+/* Steps the world (a colony grows its cells first: clt_colony_grow) and records each step
+ * (clt_output_record_step, and a checkpoint every checkpoint_every steps) until the run is complete
+ * (end_step or target_cells), the stop callback or max_steps interrupts it, or a step or a write
+ * fails (error; diverged for CLT_ERR_DIVERGED: the world keeps its last good state, world.h). Then
+ * an interrupted run gets a checkpoint of its last state (so that clt_output_resume continues it
+ * exactly), a complete colony run a frame of its last cells, and the file the final state's hash
+ * (clt_output_record_final_state). colony may be NULL. Returns CLT_OK when result holds the outcome
+ * (which may be an error of the run), CLT_ERR_INVALID_ARGUMENT for NULL arguments. */
+clt_status_t clt_output_run(clt_output_t *out, clt_world_t *world, clt_colony_t *colony, const clt_run_loop_t *loop,
+                            clt_run_result_t *result);
+
+/* ---------------------------------------------------------------------------------------------
  * Reading back (clatter info, tests) */
 
 #define CLT_OUTPUT_SOLVER_STATUSES 6 /* clt_solver_status_t values, none … not_converged */
