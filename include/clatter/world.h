@@ -385,6 +385,14 @@ typedef struct clt_body_state_t {
 } clt_body_state_t;
 
 clt_status_t clt_body_get_state(const clt_world_t *world, clt_body_id_t body, clt_body_state_t *out);
+/* The states of all bodies in creation order (clt_world_body_count entries), for bindings that show
+ * them without copying (the Python package's arrays): the step writes the new states here. Valid
+ * until a body is added (the array may move) or the world is destroyed; NULL for a NULL world or one
+ * without bodies. Writes into it are not checked and not seen by the world: a binding that lets its
+ * users write keeps a copy of the entries, puts the copy back into each entry that was written and
+ * gives the written value to clt_body_set_state, which checks it and tells the world
+ * (python/src/world.c). */
+clt_body_state_t *clt_world_states(clt_world_t *world);
 /* Sets a dynamic body's state. CLT_ERR_INVALID_ARGUMENT for a component that is not finite or
  * past CLT_MAX_LENGTH (position), CLT_MAX_SPEED (velocity) or CLT_MAX_ANGULAR_SPEED, and for a
  * zero orientation; the world is then unchanged. */
@@ -494,6 +502,19 @@ const char *clt_force_type_name(clt_force_type_t type);
 clt_force_type_t clt_force_type_from_name(const char *name);
 clt_status_t clt_world_add_force(clt_world_t *world, const clt_force_def_t *def, clt_force_id_t *out);
 int clt_world_force_count(const clt_world_t *world); /* NULL: 0 */
+/* The i-th force element in creation order (0 ≤ i < force count); a null id ({CLT_NULL_INDEX, 0})
+ * for an index out of range or a NULL world. */
+clt_force_id_t clt_world_force_at(const clt_world_t *world, int i);
+/* Sets the constant part of an applied force element (CLT_FORCE_APPLIED) from the next step on:
+ * force [N] (world frame, at the centre of mass) and torque [N m] (world frame; 2D: torque[0]), as
+ * clt_force_def_t.force and .torque; the amplitudes, frequency and phase stay. Actuation computed by
+ * the caller each step (a controller) goes through it. Checked as clt_world_add_force checks them
+ * (finite, ≤ CLT_MAX_FORCE, 2D components); CLT_ERR_INVALID_ARGUMENT for another force type, and
+ * CLT_ERR_STALE_HANDLE for an id that names no force element. Not part of the saved state
+ * (clt_world_save_state holds positions and velocities, not inputs): a program that restores a
+ * state sets its inputs again. */
+clt_status_t clt_force_set_applied(clt_world_t *world, clt_force_id_t force, const double force_value[3],
+                                   const double torque[3]);
 
 /* ---------------------------------------------------------------------------------------------
  * Stepping and diagnostics (SPEC.md §7) */

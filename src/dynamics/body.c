@@ -575,6 +575,10 @@ clt_body_id_t clt_world_body_at(const clt_world_t *world, int i) {
   return id;
 }
 
+clt_body_state_t *clt_world_states(clt_world_t *world) {
+  return world && world->body_count > 0 ? world->states : NULL;
+}
+
 clt_status_t clt_body_get_state(const clt_world_t *world, clt_body_id_t body, clt_body_state_t *out) {
   if (!world) return CLT_ERR_INVALID_ARGUMENT;
   int index;

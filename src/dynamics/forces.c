@@ -220,6 +220,41 @@ store:
   return CLT_OK;
 }
 
+clt_force_id_t clt_world_force_at(const clt_world_t *world, int i) {
+  clt_force_id_t id = {CLT_NULL_INDEX, 0};
+  if (!world || i < 0 || i >= world->force_count) return id;
+  id.index = (uint32_t)i;
+  id.generation = world->forces[i].generation;
+  return id;
+}
+
+clt_status_t clt_force_set_applied(clt_world_t *world, clt_force_id_t force, const double force_value[3],
+                                   const double torque[3]) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  if (force.index >= (uint32_t)world->force_count || world->forces[force.index].generation != force.generation)
+    return clt_world_fail(world, CLT_ERR_STALE_HANDLE, "set_applied: force id {%u, %u} names no force element",
+                          force.index, force.generation);
+  clt_force_rec_t *f = &world->forces[force.index];
+  char label[CLT_NAME_SIZE + 32];
+  if (f->name[0])
+    snprintf(label, sizeof label, "force '%.63s'", f->name);
+  else
+    snprintf(label, sizeof label, "force #%u", force.index);
+  if (f->type != CLT_FORCE_APPLIED)
+    return FAIL("%s: set_applied: the element is a %s, not an applied force", label, force_names[f->type]);
+  if (!force_value || !torque) return FAIL("%s: set_applied: force and torque must not be NULL", label);
+  if (!finite3(force_value) || !finite3(torque)) return FAIL("%s: set_applied: force and torque must be finite", label);
+  for (int k = 0; k < 3; k++)
+    if (!(fabs(force_value[k]) <= CLT_MAX_FORCE && fabs(torque[k]) <= CLT_MAX_FORCE))
+      return FAIL("%s: set_applied: force and torque must be within %g (CLT_MAX_FORCE, N and N m)", label,
+                  CLT_MAX_FORCE);
+  if (world->dimension == 2 && (force_value[2] != 0.0 || torque[1] != 0.0 || torque[2] != 0.0))
+    return FAIL("%s: set_applied: in a 2D world force[2], torque[1] and torque[2] must be 0", label);
+  clt_v3_copy(f->force, force_value);
+  clt_v3_copy(f->torque, torque);
+  return CLT_OK;
+}
+
 bool clt_force_is_element(const clt_force_rec_t *f) {
   return f->type == CLT_FORCE_SPRING_DAMPER || f->type == CLT_FORCE_ROTATIONAL_SPRING_DAMPER;
 }
