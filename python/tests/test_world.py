@@ -1,0 +1,311 @@
+"""clatter.World: building, stepping, the state arrays (views of the library's memory), writes,
+reference counting, independence, threads, state save/load, applied forces (docs/python.md)."""
+import gc
+import threading
+
+import numpy as np
+import pytest
+
+import clatter
+
+
+def ball_on_floor(**method):
+    scene = clatter.Scene(dimension=3, time_step=0.01, duration=1.0, method=method or None)
+    scene.body(type="static", shape=clatter.halfspace(normal=[0, 0, 1]), name="floor")
+    scene.body(position=[0, 0, 0.5], shape=clatter.sphere(0.1), name="ball")
+    scene.force("applied", body="ball", name="push")
+    return scene.build()
+
+
+def test_default_world_matches_the_tool(tmp_path):
+    from conftest import run_cli, cli_hash
+    world = clatter.World.default()
+    world.step(100)
+    run_cli("run", "-o", tmp_path / "d.h5", "--max-steps", 100, "--quiet")
+    assert world.state_hash() == cli_hash(tmp_path / "d.h5")
+
+
+def test_properties(scenes):
+    world = clatter.World.from_scene(scenes / "examples" / "box_stack10.json")
+    assert world.dimension == 3
+    assert world.body_count == 11
+    assert world.time == 0.0 and world.step_count == 0
+    assert world.time_step == 0.01
+    assert world.scene_step_count == 1000
+    assert world.body_names[0] == "ground"
+    assert world.body_index("box0") == 1
+    info = world.body_info(1)
+    assert info["type"] == "dynamic" and info["mass"] == pytest.approx(1000.0)
+    assert world.body_info(0)["mass"] == float("inf")
+    assert world.scene["name"] == "box_stack10"
+    assert "bodies=11" in repr(world).replace(" ", "") or "11 bodies" in repr(world)
+
+
+def test_step_advances_time():
+    world = ball_on_floor()
+    world.step()
+    world.step(n=9)
+    assert world.step_count == 10
+    assert world.time == pytest.approx(0.1, abs=1e-15)
+    world.step(0)
+    assert world.step_count == 10
+    with pytest.raises(ValueError):
+        world.step(-1)
+
+
+def test_free_fall_is_exact():
+    # the ball falls freely until it nears the floor: v = -g t, z = z0 - g h² k(k+1)/2 (symplectic Euler)
+    world = ball_on_floor()
+    world.step(10)
+    h, g = 0.01, 9.81
+    assert world.velocity[1, 2] == pytest.approx(-g * 0.1, rel=1e-14)
+    assert world.position[1, 2] == pytest.approx(0.5 - g * h * h * 10 * 11 / 2, rel=1e-14)
+
+
+def test_views_change_with_the_world():
+    world = ball_on_floor()
+    pos = world.position
+    vel = world.velocity
+    z0 = pos[1, 2]
+    world.step(5)
+    assert pos[1, 2] < z0                     # the same memory, read after the step
+    assert vel[1, 2] < 0
+    assert not pos.flags.owndata               # a view, not a copy
+    assert pos.base is not None
+    assert np.shares_memory(world.position, pos)
+
+
+def test_writes_through_views_take_effect():
+    world = ball_on_floor()
+    world.velocity[1] = [1.0, 0.0, 0.0]
+    world.step()
+    # one step of h = 0.01: x = v h, and gravity only acts on z
+    assert world.position[1, 0] == pytest.approx(0.01, rel=1e-14)
+    assert world.velocity[1, 0] == 1.0
+    world.position[1, 2] = 3.0
+    world.step()
+    assert world.position[1, 2] == pytest.approx(3.0 - 2 * 9.81 * 0.01 * 0.01, rel=1e-12)
+
+
+def test_attribute_assignment_sets_all_bodies():
+    world = ball_on_floor()
+    v = world.velocity.copy()
+    v[1, 1] = 2.0
+    world.velocity = v
+    assert world.velocity[1, 1] == 2.0
+    assert world.body_state(1)["velocity"][1] == 2.0
+
+
+def test_invalid_write_is_refused_and_undone():
+    world = ball_on_floor()
+    world.position[1, 0] = np.nan
+    with pytest.raises(clatter.InvalidArgumentError, match="every component must be finite"):
+        world.step()
+    assert world.position[1, 0] == 0.0        # undone
+    world.step()                               # and the world goes on
+    assert world.step_count == 1
+
+
+def test_write_to_a_static_body_is_refused():
+    world = ball_on_floor()
+    world.position[0, 2] = 1.0
+    with pytest.raises(clatter.InvalidArgumentError, match="only dynamic bodies"):
+        world.diagnostics()
+    assert world.position[0, 2] == 0.0
+
+
+def test_written_quaternions_are_normalized():
+    world = ball_on_floor()
+    world.orientation[1] = [2.0, 0.0, 0.0, 0.0]
+    world.step()
+    assert world.orientation[1, 0] == pytest.approx(1.0)
+
+
+def test_set_body_state_by_name():
+    world = ball_on_floor()
+    world.set_body_state("ball", position=[1, 2, 3], velocity=[0, 0, 1])
+    assert list(world.position[1]) == [1, 2, 3]
+    with pytest.raises(clatter.StaleHandleError):
+        world.set_body_state("nobody", position=[0, 0, 0])
+
+
+def test_view_outlives_deleted_world():
+    world = ball_on_floor()
+    pos = world.position
+    world.step(3)
+    expected = pos.copy()
+    del world
+    gc.collect()
+    assert np.array_equal(pos, expected)      # the view keeps the world alive
+    pos[1, 0] = 5.0                            # and writable memory
+
+
+def test_world_is_freed_when_the_last_view_goes():
+    import weakref
+    world = ball_on_floor()
+    pos = world.position
+    ref = weakref.ref(world)
+    del world
+    gc.collect()
+    assert ref() is not None
+    del pos
+    gc.collect()
+    assert ref() is None
+
+
+def test_two_worlds_are_independent():
+    a = ball_on_floor()
+    b = ball_on_floor()
+    a.velocity[1] = [3.0, 0, 0]
+    a.step(10)
+    b.step(10)
+    assert b.position[1, 0] == 0.0
+    assert a.position[1, 0] == pytest.approx(0.3)
+    c = ball_on_floor()
+    c.step(10)
+    assert c.state_hash() == b.state_hash() != a.state_hash()
+
+
+def test_contacts_of_a_resting_ball():
+    world = ball_on_floor()
+    world.step(100)                            # landed and at rest
+    c = world.contacts()
+    assert c.dtype.names == ("body_a", "body_b", "point", "normal", "distance", "normal_impulse",
+                             "friction_impulse", "impulse", "touching")
+    assert len(c) == 1
+    m = world.body_info(1)["mass"]
+    # at rest the contact carries the weight: c_n = m g h
+    assert c["normal_impulse"][0] == pytest.approx(m * 9.81 * 0.01, rel=1e-6)
+    assert abs(abs(c["normal"][0][2]) - 1.0) < 1e-12
+    assert np.allclose(c["friction_impulse"][0], 0.0, atol=1e-12)
+    assert c["touching"][0]
+    assert world.position[1, 2] == pytest.approx(0.1, abs=1e-6)
+
+
+def test_diagnostics_dict():
+    world = ball_on_floor()
+    world.step(100)
+    d = world.diagnostics()
+    assert d["step"] == 100
+    assert d["solver_status"] == "solved"
+    assert d["contacts"] == 1
+    assert d["penetration"] < 1e-6
+    for key in ("iterations", "residual", "infeasibility", "kinetic_energy", "potential_energy", "wall_s",
+                "work_bytes"):
+        assert key in d
+    e = world.energies()
+    assert e["kinetic_energy"] == pytest.approx(d["kinetic_energy"])
+    assert len(e["linear_momentum"]) == 3
+
+
+def test_save_and_load_state_continue_bit_for_bit():
+    a = ball_on_floor()
+    a.step(20)
+    blob = a.save_state()
+    a.step(30)
+    b = ball_on_floor()
+    b.load_state(blob)
+    assert b.step_count == 20
+    b.step(30)
+    assert a.state_hash() == b.state_hash()
+
+
+def test_load_state_refuses_a_damaged_blob():
+    a = ball_on_floor()
+    blob = bytearray(a.save_state())
+    blob[40] ^= 1
+    before = a.state_hash()
+    with pytest.raises(clatter.FormatError):
+        a.load_state(bytes(blob))
+    assert a.state_hash() == before
+
+
+def test_applied_force_from_python():
+    world = ball_on_floor()
+    world.set_applied_force("push", [2.0, 0.0, 0.0])
+    world.step()
+    m = world.body_info(1)["mass"]
+    assert world.velocity[1, 0] == pytest.approx(2.0 * 0.01 / m, rel=1e-14)
+    with pytest.raises(clatter.InvalidArgumentError, match="finite"):
+        world.set_applied_force("push", [np.inf, 0, 0])
+    with pytest.raises(clatter.StaleHandleError):
+        world.set_applied_force("pull", [1, 0, 0])
+
+
+def test_failed_step_leaves_the_world_as_it_was(source):
+    # the two-link arm with explicit dampers at h = 0.2 diverges at step 2 (tests/cli/test_diverged.sh)
+    import json
+    arm = {"name": "arm", "dimension": 2, "time_step": 0.2, "duration": 10,
+           "bodies": [{"name": "upper", "position": [0.5, 0], "mass": 1, "inertia": 0.0833,
+                       "shape": {"type": "box", "half_extents": [0.5, 0.05]}},
+                      {"name": "fore", "position": [1.5, 0], "mass": 1, "inertia": 0.0833,
+                       "shape": {"type": "box", "half_extents": [0.5, 0.05]}}],
+           "joints": [{"type": "revolute", "body_a": "upper", "anchor_a": [-0.5, 0]},
+                      {"type": "revolute", "name": "elbow", "body_a": "upper", "body_b": "fore",
+                       "anchor_a": [0.5, 0], "anchor_b": [-0.5, 0]}],
+           "forces": [{"type": "rotational-spring-damper", "body_a": "upper", "damping": 50},
+                      {"type": "rotational-spring-damper", "body_a": "upper", "body_b": "fore", "damping": 50}]}
+    world = clatter.World.from_json(json.dumps(arm), source="arm.json")
+    world.step()
+    before = [a.copy() for a in (world.position, world.angle, world.velocity, world.angular_velocity)]
+    with pytest.raises(clatter.DivergedError, match="step 2: the simulation diverged"):
+        world.step(5)
+    # the bodies' states, time and step count are those before the failed step (world.h
+    # clt_world_step; the solver's warm start is the failed step's, so state_hash differs)
+    assert world.step_count == 1 and world.time == pytest.approx(0.2)
+    after = (world.position, world.angle, world.velocity, world.angular_velocity)
+    assert all(np.array_equal(a, b) for a, b in zip(before, after))
+
+
+def test_steps_release_the_gil(scenes):
+    # while one thread steps a pile, the main thread keeps running Python code
+    world = clatter.World.from_scene(scenes / "papers" / "pile.json", param={"n": 1000})
+    done = threading.Event()
+    ticks = 0
+
+    def stepper():
+        world.step(30)
+        done.set()
+
+    t = threading.Thread(target=stepper)
+    t.start()
+    while not done.is_set():
+        ticks += 1
+        done.wait(0.001)
+    t.join()
+    assert world.step_count == 30
+    assert ticks > 20
+
+
+def test_concurrent_use_of_a_stepping_world_is_refused(scenes):
+    world = clatter.World.from_scene(scenes / "papers" / "pile.json", param={"n": 1000})
+    started = threading.Event()
+    errors = []
+
+    def stepper():
+        started.set()
+        world.step(20)
+
+    t = threading.Thread(target=stepper)
+    t.start()
+    started.wait()
+    while t.is_alive():
+        try:
+            world.state_hash()
+        except RuntimeError as e:
+            errors.append(str(e))
+            break
+    t.join()
+    assert errors and "stepping in another thread" in errors[0]
+
+
+def test_colony_world_grows(scenes):
+    world = clatter.World.from_scene(scenes / "papers" / "colony.json", set={"colony.generations": 3})
+    assert world.cell_count == 1 and world.colony_generations == 3
+    while world.cell_count < 8:
+        world.step()
+    assert world.body_count >= 8
+    pos = world.position
+    assert not pos.flags.writeable             # a colony's arrays are copies
+    with pytest.raises(ValueError, match="colony"):
+        world.position = pos
