@@ -16,8 +16,8 @@ layer or of a lower one. Usage:
 
 Exits 1 listing every upward dependency as
   FILE:LINE: FILE (layer a) includes HEADER (layer b, higher)
-and 2 for a file or public header that has no layer. A bench program that includes a header of
-src/ fails too (bench programs use include/clatter/ only).
+and 2 for a file or public header that has no layer. A bench program or a file of the Python
+extension (python/src) that includes a header of src/ fails too (they use include/clatter/ only).
 Standard library only."""
 import argparse
 import os
@@ -40,6 +40,7 @@ LAYERS = [
     ("io", ["src/io"]),
     ("viz", ["src/viz"]),
     ("tools", ["tools"]),
+    ("python", ["python"]),
     ("bench", ["bench"]),
 ]
 
@@ -57,7 +58,7 @@ PUBLIC_HEADERS = {
     "include/clatter/output.h": "io",
 }
 
-SCANNED = ["src", "include/clatter", "tools", "bench"]
+SCANNED = ["src", "include/clatter", "tools", "python", "bench"]
 RANK = {name: k for k, (name, _) in enumerate(LAYERS)}
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">]+)[">]')
 
@@ -170,9 +171,10 @@ def check_includes(root):
             if RANK[target_layer] > RANK[layer]:
                 errors.append(f"{rel}:{number}: {rel} (layer {layer}) includes {target} "
                               f"(layer {target_layer}, higher)")
-            elif layer == "bench" and not (target.startswith("include/clatter/") or
-                                           target.startswith(os.path.dirname(rel) + "/")):
-                errors.append(f"{rel}:{number}: {rel} (bench program) includes {target}: bench programs "
+            elif layer in ("bench", "python") and not (target.startswith("include/clatter/") or
+                                                       target.startswith(os.path.dirname(rel) + "/")):
+                what = "bench program" if layer == "bench" else "Python extension"
+                errors.append(f"{rel}:{number}: {rel} ({what}) includes {target}: {what}s "
                               "include only include/clatter/ (docs/architecture.md)")
     return errors, unassigned, notes
 

@@ -7,13 +7,14 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 packages=(build-essential cmake pkg-config libcjson-dev libhdf5-dev hdf5-tools
           liblapack-dev libopenblas-dev python3 python3-numpy python3-h5py
+          # the Python package (python/, docs/python.md): its headers, tests, installer and examples
+          python3-dev python3-pytest python3-venv python3-setuptools python3-wheel python3-matplotlib
           libcairo2-dev fonts-dejavu-core ffmpeg python3-vtk9
           libode-dev # libode-dev: tests/stepper/test_ode_crosscheck.c (SPEC.md §1 peer cross-check)
           libsuitesparse-dev # CHOLMOD: src/steppers/relcp_newton.c (sparse LDLᵀ of ReLCP passes)
           afl++ clang) # coverage-guided fuzzing of the readers: scripts/fuzz_afl.sh, fuzz/README.md
 if [ "${1:-}" = "--bench" ]; then
-  packages+=(libsiconos-numerics-dev libode-dev libbullet-dev libmujoco-dev
-             python3-matplotlib) # python3-matplotlib: bench/brazilnut/brazilnut_curve.py (PNG)
+  packages+=(libsiconos-numerics-dev libode-dev libbullet-dev libmujoco-dev)
 fi
 missing=()
 for p in "${packages[@]}"; do

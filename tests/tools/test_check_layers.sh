@@ -19,7 +19,7 @@ tmp=$(mktemp -d /tmp/layers_test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 copy() { # the sources the check reads, in a fresh copy
   rm -rf "$tmp/root" && mkdir -p "$tmp/root"
-  (cd "$src" && find src include tools bench -type f \( -name '*.c' -o -name '*.h' \) -print0 |
+  (cd "$src" && find src include tools python bench -type f \( -name '*.c' -o -name '*.h' \) -print0 |
     xargs -0 cp --parents -t "$tmp/root")
 }
 # expect_failure WHAT FILE OUTPUT-TEXT... : the check (arguments after --) fails with status 1 and
@@ -61,6 +61,10 @@ copy
 echo '#include "steppers/rows.h"' >>"$tmp/root/bench/granular/pile_bench.c"
 expect_failure "planted bench include" "bench/granular/pile_bench.c:" \
   "bench programs include only include/clatter/" --
+copy
+echo '#include "dynamics/world_internal.h"' >>"$tmp/root/python/src/world.c"
+expect_failure "planted Python extension include" "python/src/world.c:" \
+  "Python extensions include only include/clatter/" --
 
 # a commented-out include is not one
 copy
