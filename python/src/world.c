@@ -130,10 +130,10 @@ static PyObject *finish_build(PyTypeObject *type, clt_scene_t *scene) {
   return (PyObject *)self;
 }
 
-/* _load(path, sets, params) and _parse(text, source, sets, params): classmethods */
-static PyObject *world_load(PyObject *cls, PyObject *args) {
-  PyObject *path_obj, *sets_obj = Py_None, *params_obj = Py_None;
-  if (!PyArg_ParseTuple(args, "O&|OO", PyUnicode_FSConverter, &path_obj, &sets_obj, &params_obj)) return NULL;
+/* A scene read from a file (path) or from text (source names it), with overrides; then its world.
+ * The GIL is released while a file is read. */
+static PyObject *build_scene(PyTypeObject *type, const char *path, const char *text, const char *source,
+                             PyObject *sets_obj, PyObject *params_obj) {
   clt_scene_overrides_t ov = {0};
   PyObject *keep_sets = NULL, *keep_params = NULL;
   const char **sets = NULL, **params = NULL;
@@ -146,19 +146,31 @@ static PyObject *world_load(PyObject *cls, PyObject *args) {
   char message[2048];
   clt_scene_t *scene = NULL;
   clt_status_t st;
-  Py_BEGIN_ALLOW_THREADS
-  st = clt_scene_load(PyBytes_AS_STRING(path_obj), &ov, &scene, message, sizeof message);
-  Py_END_ALLOW_THREADS
+  if (path) {
+    Py_BEGIN_ALLOW_THREADS
+    st = clt_scene_load(path, &ov, &scene, message, sizeof message);
+    Py_END_ALLOW_THREADS
+  } else {
+    st = clt_scene_parse(text, source, &ov, &scene, message, sizeof message);
+  }
   if (st != CLT_OK) {
     clt_py_raise_scene(st, message);
     goto done;
   }
-  result = finish_build((PyTypeObject *)cls, scene);
+  result = finish_build(type, scene);
 done:
   PyMem_Free(sets);
   PyMem_Free(params);
   Py_XDECREF(keep_sets);
   Py_XDECREF(keep_params);
+  return result;
+}
+
+/* _load(path, sets, params) and _parse(text, source, sets, params): classmethods */
+static PyObject *world_load(PyObject *cls, PyObject *args) {
+  PyObject *path_obj, *sets_obj = Py_None, *params_obj = Py_None;
+  if (!PyArg_ParseTuple(args, "O&|OO", PyUnicode_FSConverter, &path_obj, &sets_obj, &params_obj)) return NULL;
+  PyObject *result = build_scene((PyTypeObject *)cls, PyBytes_AS_STRING(path_obj), NULL, NULL, sets_obj, params_obj);
   Py_DECREF(path_obj);
   return result;
 }
@@ -167,29 +179,7 @@ static PyObject *world_parse(PyObject *cls, PyObject *args) {
   const char *text, *source;
   PyObject *sets_obj = Py_None, *params_obj = Py_None;
   if (!PyArg_ParseTuple(args, "ss|OO", &text, &source, &sets_obj, &params_obj)) return NULL;
-  clt_scene_overrides_t ov = {0};
-  PyObject *keep_sets = NULL, *keep_params = NULL;
-  const char **sets = NULL, **params = NULL;
-  PyObject *result = NULL;
-  if (clt_py_strings(sets_obj, &sets, &ov.set_count, &keep_sets) < 0 ||
-      clt_py_strings(params_obj, &params, &ov.param_count, &keep_params) < 0)
-    goto done;
-  ov.sets = sets;
-  ov.params = params;
-  char message[2048];
-  clt_scene_t *scene = NULL;
-  clt_status_t st = clt_scene_parse(text, source, &ov, &scene, message, sizeof message);
-  if (st != CLT_OK) {
-    clt_py_raise_scene(st, message);
-    goto done;
-  }
-  result = finish_build((PyTypeObject *)cls, scene);
-done:
-  PyMem_Free(sets);
-  PyMem_Free(params);
-  Py_XDECREF(keep_sets);
-  Py_XDECREF(keep_params);
-  return result;
+  return build_scene((PyTypeObject *)cls, NULL, text, source, sets_obj, params_obj);
 }
 
 /* ---------------------------------------------------------------------------------------------

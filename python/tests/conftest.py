@@ -47,3 +47,17 @@ def cli_hash(path):
     import json
     _, out, _ = run_cli("info", "--json", path)
     return int(json.loads(out)["state_hash"], 16)
+
+
+def diverging_arm():
+    """A two-link arm held by explicit rotational dampers at h = 0.2 s (damping 50 N m s/rad, links
+    of 1 kg and 1 m: far past the explicit limit, 004 §3.2): it diverges at step 2
+    (tests/cli/test_diverged.sh)."""
+    link = {"mass": 1, "inertia": 0.0833, "shape": {"type": "box", "half_extents": [0.5, 0.05]}}
+    return {"name": "arm", "dimension": 2, "time_step": 0.2, "duration": 10,
+            "bodies": [dict(link, name="upper", position=[0.5, 0]), dict(link, name="fore", position=[1.5, 0])],
+            "joints": [{"type": "revolute", "body_a": "upper", "anchor_a": [-0.5, 0]},
+                       {"type": "revolute", "name": "elbow", "body_a": "upper", "body_b": "fore",
+                        "anchor_a": [0.5, 0], "anchor_b": [-0.5, 0]}],
+            "forces": [{"type": "rotational-spring-damper", "body_a": "upper", "damping": 50},
+                       {"type": "rotational-spring-damper", "body_a": "upper", "body_b": "fore", "damping": 50}]}

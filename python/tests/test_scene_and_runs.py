@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import clatter
-from conftest import run_cli, cli_hash
+from conftest import run_cli, cli_hash, diverging_arm
 
 
 def test_builder_equals_the_scene_file(scenes):
@@ -151,17 +151,7 @@ def test_keyboard_interrupt_leaves_a_valid_resumable_run(tmp_path, scenes):
 
 
 def test_diverging_run_raises_and_says_so_in_the_file(tmp_path):
-    arm = {"name": "arm", "dimension": 2, "time_step": 0.2, "duration": 10,
-           "bodies": [{"name": "upper", "position": [0.5, 0], "mass": 1, "inertia": 0.0833,
-                       "shape": {"type": "box", "half_extents": [0.5, 0.05]}},
-                      {"name": "fore", "position": [1.5, 0], "mass": 1, "inertia": 0.0833,
-                       "shape": {"type": "box", "half_extents": [0.5, 0.05]}}],
-           "joints": [{"type": "revolute", "body_a": "upper", "anchor_a": [-0.5, 0]},
-                      {"type": "revolute", "body_a": "upper", "body_b": "fore",
-                       "anchor_a": [0.5, 0], "anchor_b": [-0.5, 0]}],
-           "forces": [{"type": "rotational-spring-damper", "body_a": "upper", "damping": 50},
-                      {"type": "rotational-spring-damper", "body_a": "upper", "body_b": "fore", "damping": 50}]}
-    world = clatter.World.from_json(arm, source="arm.json")
+    world = clatter.World.from_json(diverging_arm(), source="arm.json")
     with pytest.raises(clatter.DivergedError, match="diverged"):
         world.run(output=tmp_path / "arm.h5")
     data = clatter.read_run(tmp_path / "arm.h5")

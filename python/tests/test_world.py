@@ -232,20 +232,9 @@ def test_applied_force_from_python():
         world.set_applied_force("pull", [1, 0, 0])
 
 
-def test_failed_step_leaves_the_world_as_it_was(source):
-    # the two-link arm with explicit dampers at h = 0.2 diverges at step 2 (tests/cli/test_diverged.sh)
-    import json
-    arm = {"name": "arm", "dimension": 2, "time_step": 0.2, "duration": 10,
-           "bodies": [{"name": "upper", "position": [0.5, 0], "mass": 1, "inertia": 0.0833,
-                       "shape": {"type": "box", "half_extents": [0.5, 0.05]}},
-                      {"name": "fore", "position": [1.5, 0], "mass": 1, "inertia": 0.0833,
-                       "shape": {"type": "box", "half_extents": [0.5, 0.05]}}],
-           "joints": [{"type": "revolute", "body_a": "upper", "anchor_a": [-0.5, 0]},
-                      {"type": "revolute", "name": "elbow", "body_a": "upper", "body_b": "fore",
-                       "anchor_a": [0.5, 0], "anchor_b": [-0.5, 0]}],
-           "forces": [{"type": "rotational-spring-damper", "body_a": "upper", "damping": 50},
-                      {"type": "rotational-spring-damper", "body_a": "upper", "body_b": "fore", "damping": 50}]}
-    world = clatter.World.from_json(json.dumps(arm), source="arm.json")
+def test_failed_step_leaves_the_world_as_it_was():
+    from conftest import diverging_arm
+    world = clatter.World.from_json(diverging_arm(), source="arm.json")
     world.step()
     before = [a.copy() for a in (world.position, world.angle, world.velocity, world.angular_velocity)]
     with pytest.raises(clatter.DivergedError, match="step 2: the simulation diverged"):
