@@ -574,7 +574,9 @@ typedef struct clt_diagnostics_t {
                             workspace entries): its buffers only grow, so this is the most the steps
                             so far have needed; 0 for a state no step produced (before the first
                             step, after a load or set); not part of the state (a resumed run starts
-                            small) */
+                            small), and the allocator's rounding of each buffer (malloc_usable_size)
+                            depends on the process's earlier allocations: two runs of the same scene
+                            can differ by a few bytes */
 } clt_diagnostics_t;
 
 /* Diagnostics of the last step (all zero before the first step except bodies, energies and
