@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "base/library.h"
@@ -48,6 +49,19 @@ void clt_algebra_leave(void) {
   pthread_mutex_lock(&threads_lock);
   if (--calls_in_progress == 0 && saved_threads != 1) ((void (*)(int))symbols[SET_THREADS])(saved_threads);
   pthread_mutex_unlock(&threads_lock);
+}
+
+/* the factorizations of the joint rows' solve (stage_joint_rows.c, stage_solve_rows.c), 1 × 1 */
+void clt_algebra_prepare(void) {
+  static atomic_int prepared;
+  if (atomic_exchange(&prepared, 1)) return;
+  double a = 1.0;
+  int n = 1, info = 0;
+  clt_dpotrf("L", &n, &a, &n, &info);
+  int piv = 0, rank = 0;
+  double tol = -1.0, work[2] = {0.0, 0.0};
+  a = 1.0;
+  clt_dpstrf("L", &n, &a, &n, &piv, &rank, &tol, work, &info);
 }
 
 const char *clt_algebra_error(void) {

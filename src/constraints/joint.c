@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/algebra.h"
 #include "math/vec.h"
 
 static const clt_joint_ops_t *const joint_table[CLT_JOINT_TYPE_COUNT] = {
@@ -172,6 +173,8 @@ clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def,
   }
   world->joint_count++;
   clt_world_state_changed(world);
+  /* joint rows are solved through LAPACK (stage_joint_rows.c): open it now, not in the first step */
+  clt_algebra_prepare();
   return CLT_OK;
 }
 
