@@ -191,6 +191,10 @@ class World(_clatter.World):
         Returns a dict: status ("complete" or "interrupted"), steps, path, csv, message. A run that
         diverges or fails raises (DivergedError, SolverError, ...) after closing the file with that
         status; the world keeps its last good state."""
+        if int(checkpoint_every) < 0:
+            raise ValueError(f"run: checkpoint_every must be >= 0 (got {checkpoint_every})")
+        if max_steps is not None and int(max_steps) < 0:
+            raise ValueError(f"run: max_steps must be >= 0 (got {max_steps})")
         scene = self.scene
         scene_json = None
         if duration is not None:

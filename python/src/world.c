@@ -534,11 +534,13 @@ static PyObject *world_load_state(WorldObject *self, PyObject *args) {
 static PyObject *world_load_checkpoint(WorldObject *self, PyObject *args) {
   PyObject *path_obj;
   if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj)) return NULL;
-  if (check_ready(self) < 0 || (self->colony && (PyErr_SetString(PyExc_ValueError,
-                                                                  "load_checkpoint: a colony run continues with "
-                                                                  "`clatter run --resume`"),
-                                                  1))) {
+  if (check_ready(self) < 0) {
     Py_DECREF(path_obj);
+    return NULL;
+  }
+  if (self->colony) {
+    Py_DECREF(path_obj);
+    PyErr_SetString(PyExc_ValueError, "load_checkpoint: a colony run continues with `clatter run --resume`");
     return NULL;
   }
   char message[2048];
@@ -602,13 +604,14 @@ static PyObject *world_run(WorldObject *self, PyObject *args) {
   clt_status_t st = clt_output_create_flags(PyBytes_AS_STRING(path_obj), scene, self->world,
                                             overwrite ? CLT_OUTPUT_OVERWRITE : 0u, &out, message, sizeof message);
   Py_DECREF(path_obj);
-  if (st == CLT_OK && self->colony) st = clt_output_attach_colony(out, self->colony);
-  if (st == CLT_OK && checkpoint_every > 0) st = clt_output_set_checkpoint_every(out, checkpoint_every);
+  if (st == CLT_OK && self->colony && (st = clt_output_attach_colony(out, self->colony)) != CLT_OK)
+    snprintf(message, sizeof message, "run: the colony could not be attached to %s (%s)", clt_output_path(out),
+             clt_status_name(st));
+  if (st == CLT_OK && checkpoint_every > 0 && (st = clt_output_set_checkpoint_every(out, checkpoint_every)) != CLT_OK)
+    snprintf(message, sizeof message, "run: checkpoint_every %lld could not be stored in %s (%s)", checkpoint_every,
+             clt_output_path(out), clt_status_name(st));
   if (st != CLT_OK) {
-    if (out) {
-      snprintf(message, sizeof message, "%s", clt_world_error(self->world));
-      clt_output_discard(out);
-    }
+    clt_output_discard(out); /* NULL (create failed: message says why) does nothing */
     clt_scene_destroy(own);
     return clt_py_raise(st, message);
   }

@@ -159,6 +159,17 @@ def test_diverging_run_raises_and_says_so_in_the_file(tmp_path):
     assert world.step_count == 1 == data.summary["steps"]
 
 
+def test_run_arguments_are_checked(tmp_path):
+    world = small_world()
+    with pytest.raises(ValueError, match="checkpoint_every"):
+        world.run(output=tmp_path / "r.h5", checkpoint_every=-1)
+    with pytest.raises(ValueError, match="max_steps"):
+        world.run(output=tmp_path / "r.h5", max_steps=-2)
+    with pytest.raises(ValueError, match="duration"):
+        world.run(output=tmp_path / "r.h5", duration=0.0)
+    assert world.step_count == 0 and not (tmp_path / "r.h5").exists()
+
+
 def test_read_run_refuses_other_files(tmp_path):
     (tmp_path / "x.h5").write_bytes(b"not hdf5")
     with pytest.raises(clatter.Error):
