@@ -144,6 +144,12 @@ SCHEME_PRIVATE = {
 }
 
 
+# The world's struct: the layers that own it (dynamics, and constraints and steppers, which work on
+# it every step) include world_internal.h; above them (models) the public API and
+# dynamics/world_calls.h (its error, log and handle helpers) only (docs/architecture.md).
+WORLD_PRIVATE = ("src/dynamics/world_internal.h", ("src/dynamics/", "src/constraints/", "src/steppers/"))
+
+
 def check_includes(root):
     errors, unassigned, notes = [], [], []
     for rel in source_files(root):
@@ -168,6 +174,11 @@ def check_includes(root):
             if owners is not None and rel.startswith("src/") and rel not in owners:
                 errors.append(f"{rel}:{number}: {rel} includes {target}, another scheme's workspace "
                               "(only its scheme's files may: scripts/check_layers.py SCHEME_PRIVATE)")
+            if (target == WORLD_PRIVATE[0] and rel.startswith("src/") and
+                    not rel.startswith(WORLD_PRIVATE[1])):
+                errors.append(f"{rel}:{number}: {rel} includes {target}, the world's struct (only dynamics, "
+                              "constraints and steppers may; others use the public API and "
+                              "dynamics/world_calls.h: scripts/check_layers.py WORLD_PRIVATE)")
             if RANK[target_layer] > RANK[layer]:
                 errors.append(f"{rel}:{number}: {rel} (layer {layer}) includes {target} "
                               f"(layer {target_layer}, higher)")

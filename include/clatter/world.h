@@ -250,6 +250,7 @@ void clt_world_destroy(clt_world_t *world); /* NULL: nothing */
 const char *clt_world_error(const clt_world_t *world);
 
 int clt_world_dimension(const clt_world_t *world);             /* NULL: 0 */
+bool clt_world_planar(const clt_world_t *world);               /* world_def.planar; NULL: false */
 double clt_world_time(const clt_world_t *world);               /* NULL: NaN */
 int64_t clt_world_step_count(const clt_world_t *world);        /* NULL: 0 */
 double clt_world_time_step(const clt_world_t *world);          /* NULL: NaN */
@@ -271,6 +272,7 @@ typedef struct clt_material_def_t {
 
 clt_material_def_t clt_default_material_def(void);
 clt_status_t clt_world_add_material(clt_world_t *world, const clt_material_def_t *def, int *out_index);
+int clt_world_material_count(const clt_world_t *world); /* materials added (indices 0 … count − 1); NULL: 0 */
 
 /* ---------------------------------------------------------------------------------------------
  * Shapes (SPEC.md §5). Local pose relative to the body reference frame given in clt_body_def_t. */

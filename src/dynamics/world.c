@@ -94,6 +94,8 @@ void clt_world_free_storage(clt_world_t *world) {
  * CLT_ERR_INVALID_ARGUMENT, and clt_world_error this fixed text. */
 const char *clt_world_error(const clt_world_t *world) { return world ? world->error : "no world (NULL)"; }
 int clt_world_dimension(const clt_world_t *world) { return world ? world->dimension : 0; }
+bool clt_world_planar(const clt_world_t *world) { return world ? world->planar : false; }
+int clt_world_material_count(const clt_world_t *world) { return world ? world->material_count : 0; }
 double clt_world_time(const clt_world_t *world) { return world ? world->time : NAN; }
 int64_t clt_world_step_count(const clt_world_t *world) { return world ? world->step_count : 0; }
 double clt_world_time_step(const clt_world_t *world) { return world ? world->time_step : NAN; }

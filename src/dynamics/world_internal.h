@@ -15,6 +15,7 @@
 #include <stdarg.h>
 
 #include "clatter/world.h"
+#include "dynamics/world_calls.h" /* the error, log, label, handle and growth helpers */
 
 #define CLT_ERROR_SIZE 512
 #define CLT_NAME_SIZE 64
@@ -236,20 +237,6 @@ bool clt_world_check_def(const clt_world_def_t *def, char *msg, size_t n);
 clt_world_t *clt_world_new(const clt_world_def_t *def);
 void clt_world_free_storage(clt_world_t *world);
 
-/* Sets world->error from a printf-style message and returns status (pass-through for returns). */
-clt_status_t clt_world_fail(clt_world_t *world, clt_status_t status, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-/* Sends a message to the world's log callback, if any. */
-void clt_world_log(const clt_world_t *world, clt_log_level_t level, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* "body 'racket'" or "body #3" for messages. */
-void clt_body_label(const clt_world_t *world, int index, char *out, size_t size);
-
-/* Resolves a handle to an index; −1 with CLT_ERR_STALE_HANDLE set in the world's error on
- * failure. allow_ground: the null handle resolves to −1 with CLT_OK. */
-clt_status_t clt_world_resolve_body(clt_world_t *world, clt_body_id_t id, bool allow_ground,
-                                    const char *what, int *out_index);
 
 /* Converts a point / direction given in a body's definition frame to its principal frame. */
 void clt_body_point_from_def(const clt_world_t *world, int body, const double in[3], double out[3]);
@@ -286,8 +273,5 @@ bool clt_force_is_element(const clt_force_rec_t *f);
  * a state set): clt_world_get_diagnostics refreshes them on demand, so building a scene of N
  * bodies does not run the all-pairs penetration query N times. */
 void clt_world_state_changed(clt_world_t *world);
-
-/* Grows an array to hold at least `needed` elements (capacity doubling). */
-bool clt_grow(void **array, int *capacity, int needed, size_t element_size);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/hash.h"
-#include "dynamics/world_internal.h"
+#include "dynamics/world_calls.h"
 #include "math/vec.h"
 
 typedef struct cell_rec_t {
@@ -75,10 +75,24 @@ static void quat_from_z(const double u[3], double q[4]) {
   clt_q_normalize(q);
 }
 
+/* The state of body b (an index the caller resolved or made) and its single shape, through the
+ * public API. */
+static const clt_body_state_t *body_state(const clt_world_t *world, int b) {
+  return &clt_world_states((clt_world_t *)world)[b];
+}
+
+static clt_shape_def_t body_shape(const clt_world_t *world, int b) {
+  clt_shape_def_t s;
+  /* a body without shapes: a def of no type, which no check takes for a capsule */
+  if (clt_body_get_shape(world, clt_world_body_at(world, b), 0, &s) != CLT_OK)
+    s = clt_default_shape_def(CLT_SHAPE_TYPE_COUNT);
+  return s;
+}
+
 /* World orientation of cell body b's capsule (principal orientation ⊗ the shape's local one). */
 static void capsule_orientation(const clt_world_t *world, int b, double q[4]) {
-  const clt_shape_def_t *s = clt_world_shape(world, world->bodies[b].shape_first);
-  clt_q_mul(q, world->states[b].orientation, s->local_orientation);
+  clt_shape_def_t s = body_shape(world, b);
+  clt_q_mul(q, body_state(world, b)->orientation, s.local_orientation);
 }
 
 static void capsule_axis(const clt_world_t *world, int b, double u[3]) {
@@ -121,20 +135,21 @@ static clt_status_t adopt(clt_world_t *world, const clt_colony_def_t *def, clt_c
   int b;
   clt_status_t st = clt_world_resolve_body(world, def->first_cell, false, "colony: first_cell", &b);
   if (st != CLT_OK) return st;
-  const clt_body_rec_t *rec = &world->bodies[b];
-  char label[CLT_NAME_SIZE + 32];
+  clt_body_info_t info;
+  clt_body_get_info(world, def->first_cell, &info);
+  char label[96];
   clt_body_label(world, b, label, sizeof label);
-  if (rec->type != CLT_BODY_DYNAMIC || rec->shape_count != 1 ||
-      clt_world_shape(world, rec->shape_first)->type != CLT_SHAPE_CAPSULE)
+  clt_shape_def_t shape = body_shape(world, b);
+  if (info.type != CLT_BODY_DYNAMIC || info.shape_count != 1 || shape.type != CLT_SHAPE_CAPSULE)
     return FAIL("colony: first_cell (%s) must be a dynamic body with one capsule shape", label);
-  const clt_shape_def_t *s = clt_world_shape(world, rec->shape_first);
+  const clt_shape_def_t *s = &shape;
   if (fabs(2.0 * s->radius - def->diameter) > 1e-12 * def->diameter)
     return FAIL("colony: first_cell (%s) has diameter %g, the colony's is %g", label, 2.0 * s->radius,
                 def->diameter);
   if (!(s->length < def->division_length))
     return FAIL("colony: first_cell (%s) has length %g >= division_length %g", label, s->length,
                 def->division_length);
-  if (world->planar) {
+  if (clt_world_planar(world)) {
     double u[3];
     capsule_axis(world, b, u);
     if (fabs(u[2]) > 1e-12) return FAIL("colony: first_cell (%s): its axis must lie in the plane", label);
@@ -145,7 +160,7 @@ static clt_status_t adopt(clt_world_t *world, const clt_colony_def_t *def, clt_c
   c->def = *def;
   c->def.diameter = 2.0 * s->radius;
   c->def.material = s->material;
-  c->planar = world->planar;
+  c->planar = clt_world_planar(world);
   c->rng = def->seed;
   if (!push_cell(c, def->first_cell, s->length, 0)) {
     free(c);
@@ -159,7 +174,7 @@ clt_status_t clt_colony_create(clt_world_t *world, const clt_colony_def_t *def, 
   if (out) *out = NULL;
   if (!world) return CLT_ERR_INVALID_ARGUMENT;
   if (!def || !out) return FAIL("colony: def and out must not be NULL");
-  if (world->dimension != 3)
+  if (clt_world_dimension(world) != 3)
     return FAIL("colony: the cells are capsules of a 3D world (use world_def.planar for a 2D colony)");
   double d = def->diameter;
   if (!(isfinite(d) && d > 0.0)) return FAIL("colony: diameter must be > 0 and finite (got %g)", d);
@@ -177,15 +192,15 @@ clt_status_t clt_colony_create(clt_world_t *world, const clt_colony_def_t *def, 
   double l0 = def->initial_length < 0.0 ? daughter : def->initial_length;
   if (!(isfinite(l0) && l0 >= 0.0 && l0 < def->division_length))
     return FAIL("colony: initial_length must be in [0, division_length) (got %g)", def->initial_length);
-  if (def->material < -1 || def->material >= world->material_count)
+  if (def->material < -1 || def->material >= clt_world_material_count(world))
     return FAIL("colony: material %d does not exist (the world has %d materials)", def->material,
-                world->material_count);
+                clt_world_material_count(world));
   double axis[3];
   clt_v3_copy(axis, def->initial_axis);
-  if (world->planar) axis[2] = 0.0;
+  if (clt_world_planar(world)) axis[2] = 0.0;
   double n = clt_v3_norm(axis);
   if (!(isfinite(n) && n > 0.0))
-    return FAIL("colony: initial_axis must be a finite non-zero vector%s", world->planar ? " in the plane" : "");
+    return FAIL("colony: initial_axis must be a finite non-zero vector%s", clt_world_planar(world) ? " in the plane" : "");
   clt_v3_scale(axis, axis, 1.0 / n);
   if (!clt_v3_isfinite(def->initial_position)) return FAIL("colony: initial_position must be finite");
 
@@ -193,7 +208,7 @@ clt_status_t clt_colony_create(clt_world_t *world, const clt_colony_def_t *def, 
   if (!c) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "colony: out of memory");
   c->world = world;
   c->def = *def;
-  c->planar = world->planar;
+  c->planar = clt_world_planar(world);
   c->rng = def->seed;
   double q[4], zero[3] = {0.0, 0.0, 0.0};
   quat_from_z(axis, q);
@@ -241,7 +256,7 @@ static clt_status_t divide(clt_colony_t *c, int i) {
   double d = c->def.diameter;
   double daughter = 0.5 * cell->length - d / 3.0; /* volume: 2(π d²/4 L_d + π d³/6) = π d²/4 L + π d³/6 */
   double offset = 0.5 * (daughter + d + c->def.division_gap);
-  clt_body_state_t mother = world->states[b];
+  clt_body_state_t mother = *body_state(world, b);
   double qm[4], u[3];
   capsule_orientation(world, b, qm);
   capsule_axis(world, b, u);
@@ -296,7 +311,7 @@ static clt_status_t divide(clt_colony_t *c, int i) {
 clt_status_t clt_colony_grow(clt_colony_t *colony) {
   if (!colony) return CLT_ERR_INVALID_ARGUMENT;
   clt_world_t *world = colony->world;
-  double h = world->time_step;
+  double h = clt_world_time_step(world);
   if (h != colony->factor_h) {
     colony->growth_factor = exp(h / colony->def.growth_time);
     colony->factor_h = h;
@@ -337,7 +352,7 @@ clt_status_t clt_colony_get_cell(const clt_colony_t *colony, int index, clt_colo
   out->body = cell->body;
   out->length = cell->length;
   out->generation = cell->generation;
-  clt_v3_copy(out->position, world->states[b].position);
+  clt_v3_copy(out->position, body_state(world, b)->position);
   capsule_axis(world, b, out->axis);
   return CLT_OK;
 }
@@ -464,7 +479,7 @@ clt_status_t clt_colony_load_state(clt_colony_t *colony, const void *buffer, siz
   for (int i = 0; i < h.count; i++) {
     colony_cell_blob_t cb;
     memcpy(&cb, p + (size_t)i * sizeof cb, sizeof cb);
-    uint32_t expect = i == 0 ? colony->cells[0].body.index : (uint32_t)world->body_count + (uint32_t)(i - 1);
+    uint32_t expect = i == 0 ? colony->cells[0].body.index : (uint32_t)clt_world_body_count(world) + (uint32_t)(i - 1);
     if (cb.body != expect)
       return clt_world_fail(world, CLT_ERR_FORMAT,
                             "colony: load_state: cell %d was body %u in the run; this world makes it body %u "
@@ -579,7 +594,7 @@ clt_status_t clt_colony_order(const clt_colony_t *colony, double radius, double 
   double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, lmax = 0.0;
   for (int i = 0; i < n; i++) {
     int b = (int)colony->cells[i].body.index;
-    clt_v3_copy(pos[i], world->states[b].position);
+    clt_v3_copy(pos[i], body_state(world, b)->position);
     capsule_axis(world, b, axis[i]);
     lmax = fmax(lmax, colony->cells[i].length);
     for (int k = 0; k < 3; k++) {

@@ -62,6 +62,10 @@ echo '#include "steppers/rows.h"' >>"$tmp/root/bench/granular/pile_bench.c"
 expect_failure "planted bench include" "bench/granular/pile_bench.c:" \
   "bench programs include only include/clatter/" --
 copy
+echo '#include "dynamics/world_internal.h"' >>"$tmp/root/src/models/colony.c"
+expect_failure "planted world struct include" "src/models/colony.c:" \
+  "includes src/dynamics/world_internal.h, the world's struct" --
+copy
 echo '#include "dynamics/world_internal.h"' >>"$tmp/root/python/src/world.c"
 expect_failure "planted Python extension include" "python/src/world.c:" \
   "Python extensions include only include/clatter/" --
