@@ -64,8 +64,14 @@ for k in 1 2 3; do # scripts/kill_resume.sh does 20
   rm -f k.h5 k.csv k.h5.tmp k.csv.tmp
   "$CLATTER_BIN" run "$scene" --quiet -o k.h5 --checkpoint-every 700 &
   pid=$!
-  for _ in $(seq 500); do [ -e k.h5.tmp ] && break; sleep 0.01; done # started (a loaded machine is slow)
-  sleep "0.$((RANDOM % 6 + 1))" # a moment of the run (not of its first 10 ms: output.h)
+  # started: its first flush is on disk (a kill before it leaves nothing to continue, output.h),
+  # which on a loaded machine can take longer than the random moment below
+  for _ in $(seq 1000); do
+    HDF5_USE_FILE_LOCKING=FALSE h5ls k.h5.tmp/scene >/dev/null 2>&1 && break
+    [ -e k.h5 ] && break
+    sleep 0.01
+  done
+  sleep "0.$((RANDOM % 6 + 1))" # a moment of the run
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   if [ -e k.h5 ]; then continue; fi # finished before the kill
