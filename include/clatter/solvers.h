@@ -61,12 +61,23 @@ typedef struct clt_operator_t {
 /* ---------------------------------------------------------------------------------------------
  * Solver options and results */
 
+/* Scratch memory that solves reuse: a stack from which a solve takes its work vectors and to
+ * which it gives them back on return. It grows to the largest solve seen, so a loop of solves of
+ * one size allocates nothing after the first. Not thread-safe: one arena per thread of solves.
+ * A world's step passes its own (the diagnostics' arena_bytes is its peak in a step). */
+typedef struct clt_arena_t clt_arena_t;
+
+clt_arena_t *clt_arena_create(void);          /* NULL when out of memory */
+void clt_arena_destroy(clt_arena_t *arena);   /* NULL: nothing; no solve may be using it */
+size_t clt_arena_peak_bytes(const clt_arena_t *arena); /* the most bytes a solve has used at once */
+
 typedef struct clt_solver_options_t {
   double tolerance;    /* on the scaled residual; default 1e-10 */
   int max_iterations;  /* sweeps / iterations / pivots; default 100000 */
   double relaxation;   /* BGS ω, default 1 */
   bool warm_start;     /* use the incoming z (or r) as the starting point; default false */
   int threads;         /* 0 = OpenMP default; results are bit-identical for any count */
+  clt_arena_t *arena;  /* scratch for the solve; NULL (default): the solve allocates its own */
 } clt_solver_options_t;
 
 clt_solver_options_t clt_default_solver_options(void);

@@ -579,6 +579,10 @@ typedef struct clt_diagnostics_t {
                             small), and the allocator's rounding of each buffer (malloc_usable_size)
                             depends on the process's earlier allocations: two runs of the same scene
                             can differ by a few bytes */
+  int64_t arena_bytes;   /* the most bytes of the step's scratch arena in use at once during the
+                            step (the stages' and solvers' work vectors; docs/architecture.md
+                            "Memory"); 0 for a state no step produced. Not part of the state, but
+                            the same for the same scene and build */
 } clt_diagnostics_t;
 
 /* Diagnostics of the last step (all zero before the first step except bodies, energies and

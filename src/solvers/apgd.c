@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "solvers/lcp_internal.h"
 
 #define APGD_REFRESH 50
@@ -48,12 +49,14 @@ clt_status_t lcp_solve_apgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
   if (!lcp_qp_applies(p, "apgd", r)) return CLT_OK;
   int n = p->n;
   size_t bytes = sizeof(double) * (size_t)n;
-  double *x = malloc(bytes), *mx = malloc(bytes), *y = malloc(bytes), *my = malloc(bytes);
-  double *xn = malloc(bytes), *mxn = malloc(bytes), *g = malloc(bytes), *best = malloc(bytes);
-  double *wv = w ? w : malloc(bytes);
+  clt_scratch_t scratch;
+  clt_arena_t *a = clt_scratch_begin(&scratch, o->arena);
+  double *x = clt_arena_alloc(a, bytes), *mx = clt_arena_alloc(a, bytes), *y = clt_arena_alloc(a, bytes);
+  double *my = clt_arena_alloc(a, bytes), *xn = clt_arena_alloc(a, bytes), *mxn = clt_arena_alloc(a, bytes);
+  double *g = clt_arena_alloc(a, bytes), *best = clt_arena_alloc(a, bytes);
+  double *wv = w ? w : clt_arena_alloc(a, bytes);
   if (!x || !mx || !y || !my || !xn || !mxn || !g || !best || !wv) {
-    free(x), free(mx), free(y), free(my), free(xn), free(mxn), free(g), free(best);
-    if (!w) free(wv);
+    clt_scratch_end(&scratch);
     lcp_set_message(r, "out of memory");
     return CLT_ERR_OUT_OF_MEMORY;
   }
@@ -137,7 +140,6 @@ clt_status_t lcp_solve_apgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
     memcpy(z, best, bytes);
   /* The reported residual always comes from a fresh product. */
   lcp_finish_projected(p, cones, o, z, q, wv, it, scale, "apgd", r);
-  free(x), free(mx), free(y), free(my), free(xn), free(mxn), free(g), free(best);
-  if (!w) free(wv);
+  clt_scratch_end(&scratch);
   return CLT_OK;
 }

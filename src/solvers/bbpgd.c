@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "solvers/lcp_internal.h"
 
 #define BBPGD_MEMORY 10
@@ -21,12 +22,13 @@ clt_status_t lcp_solve_bbpgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
   if (!lcp_qp_applies(p, "bbpgd", r)) return CLT_OK;
   int n = p->n;
   size_t bytes = sizeof(double) * (size_t)n;
-  double *x = malloc(bytes), *g = malloc(bytes), *d = malloc(bytes), *md = malloc(bytes);
-  double *best = malloc(bytes);
-  double *wv = w ? w : malloc(bytes);
+  clt_scratch_t scratch;
+  clt_arena_t *a = clt_scratch_begin(&scratch, o->arena);
+  double *x = clt_arena_alloc(a, bytes), *g = clt_arena_alloc(a, bytes), *d = clt_arena_alloc(a, bytes);
+  double *md = clt_arena_alloc(a, bytes), *best = clt_arena_alloc(a, bytes);
+  double *wv = w ? w : clt_arena_alloc(a, bytes);
   if (!x || !g || !d || !md || !best || !wv) {
-    free(x), free(g), free(d), free(md), free(best);
-    if (!w) free(wv);
+    clt_scratch_end(&scratch);
     lcp_set_message(r, "out of memory");
     return CLT_ERR_OUT_OF_MEMORY;
   }
@@ -125,7 +127,6 @@ clt_status_t lcp_solve_bbpgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
   if (r->status != CLT_SOLVE_SOLVED) memcpy(x, best, bytes);
   memcpy(z, x, bytes);
   lcp_finish_projected(p, cones, o, z, q, wv, it, scale, "bbpgd", r);
-  free(x), free(g), free(d), free(md), free(best);
-  if (!w) free(wv);
+  clt_scratch_end(&scratch);
   return CLT_OK;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "solvers/lcp_internal.h"
 
 /* Sweeps between two exact residual evaluations (best-iterate bookkeeping). */
@@ -76,10 +77,12 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
       }
     }
   }
-  bgs_block_t *blocks = calloc((size_t)nb, sizeof *blocks);
-  double *diag = malloc(sizeof(double) * (size_t)n);
-  double *wv = w ? w : malloc(sizeof(double) * (size_t)n);
-  double *best = malloc(sizeof(double) * (size_t)n);
+  clt_scratch_t scratch;
+  clt_arena_t *a = clt_scratch_begin(&scratch, o->arena);
+  bgs_block_t *blocks = CLT_ARENA_ZNEW(a, bgs_block_t, nb);
+  double *diag = CLT_ARENA_NEW(a, double, n);
+  double *wv = w ? w : CLT_ARENA_NEW(a, double, n);
+  double *best = CLT_ARENA_NEW(a, double, n);
   int maxk = 1;
   clt_status_t ret = CLT_OK;
   lcp_lemke_work_t *lw = NULL;
@@ -113,7 +116,7 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
       continue;
     }
     int k = bl->size;
-    bl->local = malloc(sizeof(double) * (size_t)k * (size_t)k);
+    bl->local = CLT_ARENA_NEW(a, double, (size_t)k * (size_t)k);
     if (!bl->local) {
       ret = CLT_ERR_OUT_OF_MEMORY;
       lcp_set_message(r, "out of memory");
@@ -128,7 +131,7 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
           bl->local[(size_t)i * (size_t)k + (size_t)j] = v;
       }
     if (bl->free_block) {
-      bl->ipiv = malloc(sizeof(int) * (size_t)k);
+      bl->ipiv = CLT_ARENA_NEW(a, int, k);
       int info = 0;
       if (bl->ipiv) clt_dgetrf(&k, &k, bl->local, &k, bl->ipiv, &info);
       if (!bl->ipiv || info != 0) {
@@ -138,9 +141,9 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
     }
   }
   if (maxk > 1) {
-    lw = lcp_lemke_work_create(maxk);
-    lq = malloc(sizeof(double) * (size_t)maxk);
-    lz = malloc(sizeof(double) * (size_t)maxk);
+    lw = lcp_lemke_work_create(a, maxk);
+    lq = CLT_ARENA_NEW(a, double, maxk);
+    lz = CLT_ARENA_NEW(a, double, maxk);
     if (!lw || !lq || !lz) {
       ret = CLT_ERR_OUT_OF_MEMORY;
       lcp_set_message(r, "out of memory");
@@ -275,17 +278,6 @@ finish:
   r->residual = r->residual_abs / scale;
   if (r->status == CLT_SOLVE_SOLVED) r->message[0] = '\0';
 done:
-  if (blocks)
-    for (int b = 0; b < nb; b++) {
-      free(blocks[b].local);
-      free(blocks[b].ipiv);
-    }
-  free(blocks);
-  free(diag);
-  if (!w) free(wv);
-  free(best);
-  lcp_lemke_work_destroy(lw);
-  free(lq);
-  free(lz);
+  clt_scratch_end(&scratch);
   return ret;
 }

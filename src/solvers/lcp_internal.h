@@ -46,18 +46,19 @@ double lcp_residual_abs(int n, int free_count, const double *z, const double *w)
  * exceeds polish_tolerance·(1 + ‖q‖∞), the basis is refactorized once and the answer recomputed;
  * the caller still verifies the residual. */
 typedef struct lcp_lemke_work_t lcp_lemke_work_t;
-lcp_lemke_work_t *lcp_lemke_work_create(int capacity);
-void lcp_lemke_work_destroy(lcp_lemke_work_t *work);
+/* The kernel's workspace for problems of up to `capacity` unknowns, from the arena (base/arena.h):
+ * it dies with the caller's pop. */
+lcp_lemke_work_t *lcp_lemke_work_create(clt_arena_t *arena, int capacity);
 clt_solver_status_t lcp_lemke_dense(lcp_lemke_work_t *work, int n, const double *M, const double *q,
                                     int max_pivots, double polish_tolerance, double *z, int *pivots,
                                     char *message, size_t message_size);
 
-/* Active-set semismooth Newton polish of z for the dense problem (M row-major n×n, the first nf
+/* Active-set semismooth Newton polish of z (its scratch from the arena) for the dense problem (M row-major n×n, the first nf
  * variables free), at most `iterations` steps, stopping when the scaled residual is ≤ tolerance.
  * z: start and answer (the best iterate seen); w receives M z + q; *steps (may be NULL) the Newton
  * steps taken. Returns the scaled residual of the answer (INFINITY when out of memory: z
  * unchanged). */
-double lcp_newton_polish(int n, int nf, const double *M, const double *q, int iterations,
+double lcp_newton_polish(clt_arena_t *arena, int n, int nf, const double *M, const double *q, int iterations,
                          double tolerance, double *z, double *w, int *steps);
 
 /* Solvers (one file each); same contract as clt_lcp_solve, arguments already validated. */

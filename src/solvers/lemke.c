@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "solvers/lcp_internal.h"
 
 struct lcp_lemke_work_t {
@@ -44,7 +45,7 @@ struct lcp_lemke_work_t {
   int *nz; /* nonzero columns of the pivot row */
 };
 
-lcp_lemke_work_t *lcp_lemke_work_create(int capacity) {
+lcp_lemke_work_t *lcp_lemke_work_create(clt_arena_t *arena, int capacity) {
   if (capacity < 1) capacity = 1;
   size_t n = (size_t)capacity, m = 2 * n + 1;
   size_t lwork = 64 * n;
@@ -52,7 +53,7 @@ lcp_lemke_work_t *lcp_lemke_work_create(int capacity) {
   size_t doubles = n * m + 2 * n * n + 4 * n + lwork;
   size_t ints = n + m + n + n + m;
   size_t bytes = sizeof(lcp_lemke_work_t) + sizeof(double) * doubles + sizeof(int) * ints;
-  lcp_lemke_work_t *w = malloc(bytes);
+  lcp_lemke_work_t *w = clt_arena_alloc(arena, bytes);
   if (!w) return NULL;
   double *dp = (double *)(void *)(w + 1);
   w->capacity = capacity;
@@ -73,8 +74,6 @@ lcp_lemke_work_t *lcp_lemke_work_create(int capacity) {
   w->nz = ip;
   return w;
 }
-
-void lcp_lemke_work_destroy(lcp_lemke_work_t *w) { free(w); }
 
 /* Accuracy check period (a refactorization follows only when the basis has drifted). */
 static int refactor_period(int n) { return n > 32 ? n : 32; }
@@ -435,8 +434,8 @@ clt_solver_status_t lcp_lemke_dense(lcp_lemke_work_t *w, int n, const double *M,
 }
 
 /* Dense row-major copy of M. */
-static double *densify(const clt_matrix_t *m, int n) {
-  double *a = calloc((size_t)n * (size_t)n, sizeof(double));
+static double *densify(clt_arena_t *arena, const clt_matrix_t *m, int n) {
+  double *a = CLT_ARENA_ZNEW(arena, double, (size_t)n * (size_t)n);
   if (!a) return NULL;
   if (m->kind == CLT_MATRIX_DENSE) {
     memcpy(a, m->values, sizeof(double) * (size_t)n * (size_t)n);
@@ -450,18 +449,19 @@ static double *densify(const clt_matrix_t *m, int n) {
 
 /* Mixed LCP: w_u = A u + C v + q_u = 0 gives u = −A⁻¹(C v + q_u); the reduced LCP on v is
  * (B − D A⁻¹ C, q_v − D A⁻¹ q_u) (Schur complement; SPEC.md §2 "Reduction"). */
-static clt_solver_status_t solve_mixed(const double *M, int n, int nf, const double *q,
+static clt_solver_status_t solve_mixed(clt_arena_t *arena, const double *M, int n, int nf, const double *q,
                                        int max_pivots, double tol, double *z, int *pivots,
                                        char *message, size_t message_size) {
   int nc = n - nf, nrhs = nc + 1;
   clt_solver_status_t status = CLT_SOLVE_ERROR;
-  double *a = malloc(sizeof(double) * (size_t)nf * (size_t)nf);        /* column-major */
-  double *x = malloc(sizeof(double) * (size_t)nf * (size_t)nrhs);      /* [C | q_u], column-major */
-  double *mr = malloc(sizeof(double) * ((size_t)nc * (size_t)nc + 1)); /* reduced, row-major */
-  double *qr = malloc(sizeof(double) * ((size_t)nc + 1));
-  double *work = malloc(sizeof(double) * 4 * (size_t)nf);
-  int *ipiv = malloc(sizeof(int) * (size_t)nf);
-  int *iwork = malloc(sizeof(int) * (size_t)nf);
+  int mark = clt_arena_mark(arena);
+  double *a = CLT_ARENA_NEW(arena, double, (size_t)nf * (size_t)nf);        /* column-major */
+  double *x = CLT_ARENA_NEW(arena, double, (size_t)nf * (size_t)nrhs);      /* [C | q_u], column-major */
+  double *mr = CLT_ARENA_NEW(arena, double, (size_t)nc * (size_t)nc + 1); /* reduced, row-major */
+  double *qr = CLT_ARENA_NEW(arena, double, (size_t)nc + 1);
+  double *work = CLT_ARENA_NEW(arena, double, 4 * (size_t)nf);
+  int *ipiv = CLT_ARENA_NEW(arena, int, nf);
+  int *iwork = CLT_ARENA_NEW(arena, int, nf);
   lcp_lemke_work_t *lw = NULL;
   *pivots = 0;
   if (!a || !x || !mr || !qr || !work || !ipiv || !iwork) {
@@ -514,7 +514,7 @@ static clt_solver_status_t solve_mixed(const double *M, int n, int nf, const dou
     qr[i] = s;
   }
   if (nc > 0) {
-    lw = lcp_lemke_work_create(nc);
+    lw = lcp_lemke_work_create(arena, nc);
     if (!lw) {
       snprintf(message, message_size, "out of memory");
       goto done;
@@ -531,14 +531,7 @@ static clt_solver_status_t solve_mixed(const double *M, int n, int nf, const dou
     z[i] = -s;
   }
 done:
-  lcp_lemke_work_destroy(lw);
-  free(a);
-  free(x);
-  free(mr);
-  free(qr);
-  free(work);
-  free(ipiv);
-  free(iwork);
+  clt_arena_pop(arena, mark);
   return status;
 }
 
@@ -551,14 +544,14 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
     return CLT_OK;
   }
   /* Dense input is used in place; CSR is expanded (Lemke is a dense method). */
-  double *Mcopy = p->M->kind == CLT_MATRIX_DENSE ? NULL : densify(p->M, n);
+  clt_scratch_t scratch;
+  clt_arena_t *a = clt_scratch_begin(&scratch, o->arena);
+  double *Mcopy = p->M->kind == CLT_MATRIX_DENSE ? NULL : densify(a, p->M, n);
   const double *M = p->M->kind == CLT_MATRIX_DENSE ? p->M->values : Mcopy;
-  double *wbuf = w ? NULL : malloc(sizeof(double) * (size_t)n);
-  lcp_lemke_work_t *lw = p->free_count == 0 ? lcp_lemke_work_create(n) : NULL;
+  double *wbuf = w ? NULL : CLT_ARENA_NEW(a, double, n);
+  lcp_lemke_work_t *lw = p->free_count == 0 ? lcp_lemke_work_create(a, n) : NULL;
   if (!M || (!w && !wbuf) || (p->free_count == 0 && !lw)) {
-    free(Mcopy);
-    free(wbuf);
-    lcp_lemke_work_destroy(lw);
+    clt_scratch_end(&scratch);
     lcp_set_message(r, "out of memory");
     return CLT_ERR_OUT_OF_MEMORY;
   }
@@ -571,7 +564,7 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
     st = lcp_lemke_dense(lw, n, M, p->q, o->max_iterations, polish, z, &pivots, r->message,
                          sizeof r->message);
   else
-    st = solve_mixed(M, n, p->free_count, p->q, o->max_iterations, polish, z, &pivots, r->message,
+    st = solve_mixed(a, M, n, p->free_count, p->q, o->max_iterations, polish, z, &pivots, r->message,
                      sizeof r->message);
   /* Verify on the original data: w = M z + q and the residual of solvers.h. */
   for (int i = 0; i < n; i++) {
@@ -589,11 +582,11 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
      * degenerate problem (docs/stepping.md "Degenerate contact sets"). Polish it by active-set
      * Newton steps; a solution only if the residual then meets the tolerance. (A ray or the
      * pivot limit stays what it is: the caller decides what to do about it.) */
-    double *zp = malloc(sizeof(double) * (size_t)n), *wp = malloc(sizeof(double) * (size_t)n);
+    double *zp = CLT_ARENA_NEW(a, double, n), *wp = CLT_ARENA_NEW(a, double, n);
     if (zp && wp) {
       memcpy(zp, z, sizeof(double) * (size_t)n);
       double res =
-          lcp_newton_polish(n, p->free_count, M, p->q, LEMKE_POLISH_STEPS, o->tolerance, zp, wp, NULL);
+          lcp_newton_polish(a, n, p->free_count, M, p->q, LEMKE_POLISH_STEPS, o->tolerance, zp, wp, NULL);
       if (res < r->residual) { /* adopted when better */
         memcpy(z, zp, sizeof(double) * (size_t)n);
         memcpy(wv, wp, sizeof(double) * (size_t)n);
@@ -601,8 +594,6 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
         r->residual = r->residual_abs / (1.0 + lcp_norm_inf(n, p->q));
       }
     }
-    free(zp);
-    free(wp);
   }
   if (complementary && !(r->residual <= o->tolerance)) {
     /* an answer, short of the tolerance: not a failure to compute (solvers.h) */
@@ -614,9 +605,7 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
   }
   r->status = st;
   if (st == CLT_SOLVE_SOLVED) r->message[0] = '\0';
-  free(Mcopy);
-  free(wbuf);
-  lcp_lemke_work_destroy(lw);
+  clt_scratch_end(&scratch);
   return CLT_OK;
 }
 
@@ -635,15 +624,17 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
 
 #define POLISH_RCOND 1e-13
 
-double lcp_newton_polish(int n, int nf, const double *M, const double *q, int iterations,
+double lcp_newton_polish(clt_arena_t *arena, int n, int nf, const double *M, const double *q, int iterations,
                          double tolerance, double *z, double *w, int *steps) {
   if (steps) *steps = 0;
   double scale = 1.0 + lcp_norm_inf(n, q);
-  double *zb = malloc(sizeof(double) * (size_t)n);
-  double *a = malloc(sizeof(double) * (size_t)n * (size_t)n);
-  double *r = malloc(sizeof(double) * (size_t)n);
-  double *sv = malloc(sizeof(double) * (size_t)n);
-  int *J = malloc(sizeof(int) * (size_t)n);
+  int mark = clt_arena_mark(arena);
+  double *zb = CLT_ARENA_NEW(arena, double, n);
+  double *a = CLT_ARENA_NEW(arena, double, (size_t)n * (size_t)n);
+  double *r = CLT_ARENA_NEW(arena, double, n);
+  double *sv = CLT_ARENA_NEW(arena, double, n);
+  int *J = CLT_ARENA_NEW(arena, int, n);
+  int iteration_mark = clt_arena_mark(arena);
   double *work = NULL;
   int *iwork = NULL;
   double best = INFINITY;
@@ -673,10 +664,9 @@ double lcp_newton_polish(int n, int nf, const double *M, const double *q, int it
     if (info != 0) break;
     lwork = (int)wq + 1;
     liwork = iwq > 1 ? iwq : 1;
-    free(work);
-    free(iwork);
-    work = malloc(sizeof(double) * (size_t)lwork);
-    iwork = malloc(sizeof(int) * (size_t)liwork + sizeof(int) * 64 * (size_t)nj);
+    clt_arena_pop(arena, iteration_mark); /* the last step's LAPACK work arrays */
+    work = CLT_ARENA_NEW(arena, double, lwork);
+    iwork = clt_arena_alloc(arena, sizeof(int) * (size_t)liwork + sizeof(int) * 64 * (size_t)nj);
     if (!work || !iwork) break;
     clt_dgelsd(&nj, &nj, &one, a, &nj, r, &nj, sv, &rcond, &rank, work, &lwork, iwork, &info);
     if (info != 0) break;
@@ -692,13 +682,7 @@ double lcp_newton_polish(int n, int nf, const double *M, const double *q, int it
   memcpy(z, zb, sizeof(double) * (size_t)n);
   for (int i = 0; i < n; i++) w[i] = lcp_dot(M + (size_t)i * (size_t)n, z, n) + q[i];
 done:
-  free(zb);
-  free(a);
-  free(r);
-  free(sv);
-  free(J);
-  free(work);
-  free(iwork);
+  clt_arena_pop(arena, mark);
   return best;
 }
 
@@ -722,18 +706,19 @@ clt_status_t clt_lcp_polish(const clt_lcp_t *p, const clt_solver_options_t *o, d
     res->residual = res->residual_abs = 0.0;
     return CLT_OK;
   }
-  double *Mcopy = p->M->kind == CLT_MATRIX_DENSE ? NULL : densify(p->M, n);
+  clt_scratch_t scratch;
+  clt_arena_t *a = clt_scratch_begin(&scratch, o->arena);
+  double *Mcopy = p->M->kind == CLT_MATRIX_DENSE ? NULL : densify(a, p->M, n);
   const double *M = p->M->kind == CLT_MATRIX_DENSE ? p->M->values : Mcopy;
-  double *wbuf = w ? NULL : malloc(sizeof(double) * (size_t)n);
+  double *wbuf = w ? NULL : CLT_ARENA_NEW(a, double, n);
   double *wv = w ? w : wbuf;
   if (!M || !wv) {
-    free(Mcopy);
-    free(wbuf);
+    clt_scratch_end(&scratch);
     lcp_set_message(res, "out of memory");
     return CLT_ERR_OUT_OF_MEMORY;
   }
   int steps = 0;
-  double scaled = lcp_newton_polish(n, p->free_count, M, p->q, o->max_iterations, o->tolerance, z,
+  double scaled = lcp_newton_polish(a, n, p->free_count, M, p->q, o->max_iterations, o->tolerance, z,
                                     wv, &steps);
   if (isfinite(scaled)) {
     res->residual_abs = lcp_residual_abs(n, p->free_count, z, wv);
@@ -746,7 +731,6 @@ clt_status_t clt_lcp_polish(const clt_lcp_t *p, const clt_solver_options_t *o, d
     res->status = isfinite(res->residual) ? CLT_SOLVE_MAX_ITERATIONS : CLT_SOLVE_ERROR;
     lcp_set_message(res, "lcp polish: %d Newton steps without reaching the tolerance", steps);
   }
-  free(Mcopy);
-  free(wbuf);
+  clt_scratch_end(&scratch);
   return CLT_OK;
 }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "solvers/lcp_internal.h"
 
 /* Γ of the proportioning test */
@@ -81,12 +82,14 @@ clt_status_t lcp_solve_mprgp(const clt_lcp_t *p, const clt_solver_options_t *o, 
   if (!lcp_qp_applies(p, "mprgp", r)) return CLT_OK;
   int n = p->n;
   size_t bytes = sizeof(double) * (size_t)n;
-  mprgp_t s = {p, o, n, p->free_count, malloc(bytes), malloc(bytes), malloc(bytes), malloc(bytes),
-               malloc(bytes), malloc(bytes), 0, 0.0};
-  double *wv = w ? w : malloc(bytes);
+  clt_scratch_t scratch;
+  clt_arena_t *a = clt_scratch_begin(&scratch, o->arena);
+  mprgp_t s = {p, o, n, p->free_count, clt_arena_alloc(a, bytes), clt_arena_alloc(a, bytes),
+               clt_arena_alloc(a, bytes), clt_arena_alloc(a, bytes), clt_arena_alloc(a, bytes),
+               clt_arena_alloc(a, bytes), 0, 0.0};
+  double *wv = w ? w : clt_arena_alloc(a, bytes);
   if (!s.x || !s.g || !s.dir || !s.adir || !s.phi || !s.best || !wv) {
-    free(s.x), free(s.g), free(s.dir), free(s.adir), free(s.phi), free(s.best);
-    if (!w) free(wv);
+    clt_scratch_end(&scratch);
     lcp_set_message(r, "out of memory");
     return CLT_ERR_OUT_OF_MEMORY;
   }
@@ -242,7 +245,6 @@ clt_status_t lcp_solve_mprgp(const clt_lcp_t *p, const clt_solver_options_t *o, 
   if (r->status != CLT_SOLVE_SOLVED) memcpy(x, s.best, bytes);
   memcpy(z, x, bytes);
   lcp_finish_projected(p, NULL, o, z, p->q, wv, s.products, scale, "mprgp", r);
-  free(s.x), free(s.g), free(s.dir), free(s.adir), free(s.phi), free(s.best);
-  if (!w) free(wv);
+  clt_scratch_end(&scratch);
   return CLT_OK;
 }

@@ -48,6 +48,8 @@ static void visit(const clt_world_t *world, clt_memory_visit_fn f, void *u) {
       "work report", "work joint_impulse", "work next_joint_impulse"};
   _Static_assert(sizeof work / sizeof *work == sizeof work_names / sizeof *work_names, "one name a buffer");
   for (size_t i = 0; i < sizeof work / sizeof *work; i++) f(u, work_names[i], work[i], true);
+  f(u, "work arena", w->arena.block_raw, true);
+  f(u, "work arena entries", w->arena.entries, true);
   const clt_broadphase_t *bp = &w->broadphase;
   f(u, "broadphase entries", bp->entries, true);
   f(u, "broadphase bucket_start", bp->bucket_start, true);

@@ -33,6 +33,7 @@
  * diagonal. On 3D packings the factor fills in (1 000 ellipsoids, 4 900 rows: 0.8 M nonzeros,
  * 0.26 Gflop) and the solve is ~10× slower than APGD: stage_relcp_solve.c documents the choice. */
 #include "base/algebra.h"
+#include "base/arena.h"
 #include "steppers/relcp_newton.h"
 
 #include <math.h>
@@ -82,7 +83,9 @@ typedef struct newton_t {
   cholmod_common cc;
   bool started;
   cholmod_sparse *a;      /* lower triangle of A (values: A + the diagonal shift of the step) */
-  double *template_x;     /* the values of A in a's pattern */
+  double *template_x;     /* the values of A in a's pattern (from the arena) */
+  clt_arena_t *arena;     /* template_x and the vectors below live on it until newton_free */
+  clt_scratch_t scratch;
   cholmod_factor *factor;
   cholmod_dense *rhs;
   double *lam, *slack, *g, *rp, *dl, *dw, *dla, *dwa, *dvec, *best, *diag;
@@ -95,9 +98,7 @@ static void newton_free(newton_t *t) {
     if (t->rhs) CHOLMOD(free_dense)(&t->rhs, &t->cc);
     CHOLMOD(finish)(&t->cc);
   }
-  free(t->template_x);
-  double *v[] = {t->lam, t->slack, t->g, t->rp, t->dl, t->dw, t->dla, t->dwa, t->dvec, t->best, t->diag};
-  for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) free(v[k]);
+  clt_scratch_end(&t->scratch);
 }
 
 static double dot6(const double *a, const double *b) {
@@ -109,9 +110,11 @@ static double dot6(const double *a, const double *b) {
  * (side of p, body entry), so the matrix is the same on every run. */
 static bool assemble(const clt_relcp_work_t *w, double h, newton_t *t) {
   int n = w->count;
-  int *mark = malloc(sizeof(int) * (size_t)n);
-  int *cols = malloc(sizeof(int) * (size_t)n);
-  double *row = malloc(sizeof(double) * (size_t)n);
+  /* (the three stay on the arena below template_x, which is sized by them and lives until
+   * newton_free pops them all) */
+  int *mark = CLT_ARENA_NEW(t->arena, int, n);
+  int *cols = CLT_ARENA_NEW(t->arena, int, n);
+  double *row = CLT_ARENA_NEW(t->arena, double, n);
   bool ok = mark && cols && row;
   size_t nnz = 0;
   if (ok) {
@@ -134,7 +137,7 @@ static bool assemble(const clt_relcp_work_t *w, double h, newton_t *t) {
   }
   if (ok) {
     t->a = CHOLMOD(allocate_sparse)((size_t)n, (size_t)n, nnz, 1, 1, -1, CHOLMOD_REAL, &t->cc);
-    t->template_x = malloc(sizeof(double) * (nnz + 1));
+    t->template_x = CLT_ARENA_NEW(t->arena, double, nnz + 1);
     ok = t->a && t->template_x;
   }
   if (ok) {
@@ -179,9 +182,6 @@ static bool assemble(const clt_relcp_work_t *w, double h, newton_t *t) {
           if (ai[e] == p) t->diag[p] = t->template_x[e];
     }
   }
-  free(mark);
-  free(cols);
-  free(row);
   return ok;
 }
 
@@ -245,11 +245,12 @@ clt_status_t clt_relcp_newton_solve(const clt_relcp_work_t *w, double h, const c
   newton_t t;
   memset(&t, 0, sizeof t);
   t.n = n;
+  t.arena = clt_scratch_begin(&t.scratch, o->arena);
   size_t bytes = sizeof(double) * (size_t)n;
   double **vecs[] = {&t.lam, &t.slack, &t.g, &t.rp, &t.dl, &t.dw, &t.dla, &t.dwa, &t.dvec, &t.best, &t.diag};
   bool ok = true;
   for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++) {
-    *vecs[k] = calloc((size_t)n, sizeof(double));
+    *vecs[k] = CLT_ARENA_ZNEW(t.arena, double, n);
     ok = ok && *vecs[k];
   }
   if (!ok) {

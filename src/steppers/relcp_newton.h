@@ -11,6 +11,7 @@ typedef struct clt_relcp_newton_options_t {
   double tolerance;   /* on the scaled LCP residual of solvers.h */
   int max_iterations; /* interior-point (Newton) steps */
   bool parallel;      /* the operator products with OpenMP (the numbers do not depend on it) */
+  clt_arena_t *arena; /* the step's (base/arena.h): the iteration's vectors; NULL: its own */
 } clt_relcp_newton_options_t;
 
 /* Solves λ ≥ 0 ⊥ A λ + b ≥ 0 (A = h Dᵀ B D, b = work->b, n = work->count) by a primal–dual

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "steppers/colouring.h"
 
 /* Sweeps between two exact residuals at most (re-synchronizes u = B D λ). */
@@ -131,21 +132,23 @@ clt_status_t clt_relcp_pgs_solve(const clt_relcp_work_t *w, int body_count, doub
                w->diagonal[i]);
       return CLT_OK;
     }
-  uint64_t *mask = calloc((size_t)(body_count > 0 ? body_count : 1), sizeof *mask);
-  int *colour = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-  int *order = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-  pgs_row_t *rows = malloc(sizeof *rows * (size_t)(n > 0 ? n : 1));
-  double *packed = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  clt_scratch_t scratch;
+  clt_arena_t *a = clt_scratch_begin(&scratch, o->arena);
+  int *order = CLT_ARENA_NEW(a, int, n);
+  pgs_row_t *rows = CLT_ARENA_NEW(a, pgs_row_t, n);
+  double *packed = CLT_ARENA_NEW(a, double, n);
+  int colouring = clt_arena_mark(a);
+  uint64_t *mask = CLT_ARENA_ZNEW(a, uint64_t, body_count);
+  int *colour = CLT_ARENA_NEW(a, int, n);
   if (!mask || !colour || !order || !rows || !packed) {
-    free(mask), free(colour), free(order), free(rows), free(packed);
+    clt_scratch_end(&scratch);
     r->status = CLT_SOLVE_ERROR;
     snprintf(r->message, sizeof r->message, "out of memory");
     return CLT_ERR_OUT_OF_MEMORY;
   }
   int start[CLT_COLOUR_MAX + 2];
   int colours = clt_colour_pairs(n, w->jb, mask, colour, order, start);
-  free(mask);
-  free(colour);
+  clt_arena_pop(a, colouring);
 
   double bmax = 0.0;
   for (int i = 0; i < n; i++) {
@@ -191,7 +194,7 @@ clt_status_t clt_relcp_pgs_solve(const clt_relcp_work_t *w, int body_count, doub
     scatter(order, packed, w->lambda, n);
     res = exact_residual(w, h, o->parallel); /* the reported residual is of the final λ */
   }
-  free(order), free(rows), free(packed);
+  clt_scratch_end(&scratch);
   r->iterations = sweeps;
   r->residual_abs = res;
   r->residual = res / scale;

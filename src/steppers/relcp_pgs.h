@@ -11,6 +11,7 @@ typedef struct clt_relcp_pgs_options_t {
   int max_sweeps;
   double relaxation; /* ω in (0, 2) */
   bool parallel;     /* sweep each colour with OpenMP (the numbers do not depend on it) */
+  clt_arena_t *arena; /* the step's (base/arena.h): the sweep's colouring and packed rows; NULL: its own */
 } clt_relcp_pgs_options_t;
 
 /* y = A x = h Dᵀ (B (D x)) over the work's count constraints (stage_relcp_solve.c; needs the

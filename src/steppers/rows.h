@@ -15,6 +15,7 @@
 #ifndef CLATTER_STEPPERS_ROWS_H
 #define CLATTER_STEPPERS_ROWS_H
 
+#include "base/arena.h"
 #include "base/pages.h"
 #include "collision/broadphase.h"
 #include "collision/narrowphase.h"
@@ -176,6 +177,9 @@ typedef struct clt_step_work_t {
   bool release_pages;
   /* the swept active set, filled by the relaxed stages and read by the contact query (sweep.h) */
   clt_sweep_t sweep;
+  /* the step's scratch (base/arena.h): step.c pops it to its mark after every stage, so what a
+   * stage takes from it lives until the stage returns; the solvers take theirs from it too */
+  clt_arena_t arena;
 } clt_step_work_t;
 
 /* Worlds below this many bodies keep their buffers' pages between the stages. Giving them back

@@ -31,6 +31,7 @@
 #include <omp.h>
 #endif
 
+#include "base/sort.h"
 #include "math/vec.h"
 #include "steppers/stepper.h"
 #include "base/parallel.h"
@@ -396,11 +397,12 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
   });
   w->next_memory_count = at[shares];
   /* The contacts come in pair order (the broad phase's pairs are sorted), so the entries usually
-   * are in key order already: glibc's qsort would allocate a copy of the array (64 bytes per
-   * entry at the step's peak) to sort it again. Keys are unique: either way the same order. */
+   * are in key order already: a sort would take a copy of the array (64 bytes per entry at the
+   * step's peak) to sort it again. Keys are unique: either way the same order. */
   bool sorted = true;
   for (int i = 1; sorted && i < w->next_memory_count; i++)
     sorted = memory_order(&w->next_memory[i - 1], &w->next_memory[i]) < 0;
-  if (!sorted) qsort(w->next_memory, (size_t)w->next_memory_count, sizeof *w->next_memory, memory_order);
+  if (!sorted && !clt_sort(w->next_memory, (size_t)w->next_memory_count, sizeof *w->next_memory, memory_order, &w->arena))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (contact memory)");
   return CLT_OK;
 }

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sort.h"
 #include "collision/multisphere.h"
 #include "math/vec.h"
 #include "steppers/relcp.h"
@@ -598,7 +599,8 @@ static clt_status_t remember(clt_world_t *world, clt_step_work_t *sw, const clt_
     m->feature = c->feature;
     m->normal_impulse = w->lambda[p];
   }
-  if (n0 > 1) qsort(sw->next_memory, (size_t)n0, sizeof *sw->next_memory, memory_compare);
+  if (n0 > 1 && !clt_sort(sw->next_memory, (size_t)n0, sizeof *sw->next_memory, memory_compare, &sw->arena))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory (contact memory)");
   for (int p = n0; p < w->count; p++) {
     const clt_relcp_constraint_t *c = &w->constraints[p];
     int lo = 0, hi = n0; /* first entry with (shape_a, shape_b) ≥ the pair */
@@ -668,11 +670,12 @@ static clt_status_t complete_proxy_candidates(clt_world_t *world, clt_relcp_work
   *added = 0;
   clt_status_t st = collide(world, w, ns, w->proxy_count, -m->overlap_tolerance, "multisphere trial check");
   if (st != CLT_OK || w->set.count == 0) return st;
-  uint64_t *keys = malloc(sizeof *keys * (size_t)(w->count > 0 ? w->count : 1));
+  uint64_t *keys = CLT_ARENA_NEW(&world->step_work->arena, uint64_t, w->count); /* (until the stage ends) */
   if (!keys) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory");
   for (int p = 0; p < w->count; p++)
     keys[p] = (uint64_t)(uint32_t)w->constraints[p].key_a << 32 | (uint32_t)w->constraints[p].key_b;
-  qsort(keys, (size_t)w->count, sizeof *keys, cmp_u64);
+  if (!clt_sort(keys, (size_t)w->count, sizeof *keys, cmp_u64, &world->step_work->arena))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "relcp: out of memory");
   set_poses(w, world->states, ns, w->proxy_count);
   int kept = 0;
   for (int k = 0; k < w->set.count; k++) {
@@ -683,14 +686,12 @@ static clt_status_t complete_proxy_candidates(clt_world_t *world, clt_relcp_work
     clt_contact_point_t pt;
     int np = clt_collide(a->shape, &a->pose, b->shape, &b->pose, INFINITY, &pt, 1);
     if (np < 0) {
-      free(keys);
       return clt_world_fail(world, CLT_ERR_NUMERICAL, "relcp: multisphere: the narrow phase failed at q");
     }
     if (np == 0) continue;
     sc.point = pt;
     w->set.contacts[kept++] = sc;
   }
-  free(keys);
   w->set.count = kept;
   int before = w->count;
   st = append_constraints(world, w, ns, world->states, INFINITY, pass, NULL, h);

@@ -212,11 +212,14 @@ clt_status_t clt_relcp_solve(clt_world_t *world, clt_relcp_work_t *w, double h, 
     op.diagonal = w->diagonal;
     problem.op = &op;
   }
+  /* the step's scratch; none when called outside a step (the solvers then allocate their own) */
+  clt_arena_t *arena = world->step_work ? &world->step_work->arena : NULL;
   clt_solver_options_t o = clt_default_solver_options();
   o.tolerance = m->tolerance;
   o.max_iterations = m->max_iterations;
   o.relaxation = m->relaxation;
   o.warm_start = true; /* λ_prev padded with zeros (SPEC.md §6.2) */
+  o.arena = arena;
   clt_solve_result_t r;
   memset(&r, 0, sizeof r);
   clt_status_t st = CLT_OK;
@@ -227,7 +230,7 @@ clt_status_t clt_relcp_solve(clt_world_t *world, clt_relcp_work_t *w, double h, 
      * failed factorization — continues with APGD from its best iterate, so a newton pass is never
      * less accurate than an apgd one */
     clt_relcp_newton_options_t no = {m->tolerance, m->max_iterations < RELCP_NEWTON_MAX_STEPS ? m->max_iterations : RELCP_NEWTON_MAX_STEPS,
-                                     n >= RELCP_PARALLEL_MIN};
+                                     n >= RELCP_PARALLEL_MIN, arena};
     st = clt_relcp_newton_solve(w, h, &no, &r);
     if (st != CLT_OK)
       return clt_world_fail(world, st, "relcp: LCP of %d constraints: %s", n, r.message[0] ? r.message : "newton failed");
@@ -241,7 +244,8 @@ clt_status_t clt_relcp_solve(clt_world_t *world, clt_relcp_work_t *w, double h, 
     /* done: λ from relcp_newton.c (w recomputed below) */
   } else if (!dense && kind == CLT_SOLVER_BGS) {
     /* the dedicated coloured PGS (relcp_pgs.c): O(1) per scalar update, parallel, deterministic */
-    clt_relcp_pgs_options_t po = {m->tolerance, m->max_iterations, m->relaxation, n >= RELCP_PARALLEL_MIN};
+    clt_relcp_pgs_options_t po = {m->tolerance, m->max_iterations, m->relaxation, n >= RELCP_PARALLEL_MIN,
+                                  arena};
     st = clt_relcp_pgs_solve(w, world->body_count, h, &po, &r);
   } else {
     st = clt_lcp_solve(kind, &problem, &o, w->lambda, w->w, &r);

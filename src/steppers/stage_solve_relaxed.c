@@ -1050,7 +1050,8 @@ static clt_status_t coulomb_direct(clt_step_context_t *c, relaxed_problem_t *q, 
   for (int j = 0; j < nc; j++)
     if (q->offset[j] != nj + dim * j) return CLT_OK; /* one cone block per contact, in order */
   size_t nn = (size_t)n * (size_t)n;
-  double *a = calloc(nn + (size_t)m * m + 4 * (size_t)n + (size_t)nj * (m + 1), sizeof *a);
+  int mark = clt_arena_mark(&c->work->arena);
+  double *a = CLT_ARENA_ZNEW(&c->work->arena, double, nn + (size_t)m * m + 4 * (size_t)n + (size_t)nj * (m + 1));
   if (!a) return clt_world_fail(c->world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (Coulomb direct solve)");
   double *wmat = a + nn, *unit = wmat + (size_t)m * m, *col = unit + n, *x = col + n, *y = x + n;
   double *ajc = y + n, *bj = ajc + (size_t)nj * m; /* A_jj⁻¹ A_jc (nj×m, column-major), A_jj⁻¹ b_j */
@@ -1092,6 +1093,7 @@ static clt_status_t coulomb_direct(clt_step_context_t *c, relaxed_problem_t *q, 
     o.tolerance = 1e-2 * c->world->method.tolerance;
     o.max_iterations = c->world->method.max_iterations;
     o.warm_start = true;
+    o.arena = &c->work->arena;
     double *r = x + nj;
     memcpy(r, q->x + nj, (size_t)m * sizeof *r);
     clt_solve_result_t fr, fa;
@@ -1128,7 +1130,7 @@ static clt_status_t coulomb_direct(clt_step_context_t *c, relaxed_problem_t *q, 
       }
     }
   }
-  free(a);
+  clt_arena_pop(&c->work->arena, mark);
   return CLT_OK;
 }
 
@@ -1266,6 +1268,7 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
   o.max_iterations = world->method.max_iterations;
   o.warm_start = world->method.warm_start;
   o.threads = 0;
+  o.arena = &w->arena;
   if (o.warm_start) warm_start(world, w, &q);
   clt_solve_result_t result;
   memset(&result, 0, sizeof result);

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sort.h"
 #include "base/algebra.h"
 #include "clatter/solvers.h"
 #include "steppers/stepper.h"
@@ -188,7 +189,7 @@ static clt_status_t assemble_csr(const clt_world_t *world, clt_step_work_t *w, c
       if (kp == m + 1)
         for (int k = 0; k <= m; k++) cols[count++] = s + k;
     }
-    qsort(cols, (size_t)count, sizeof *cols, int_order);
+    if (!clt_sort(cols, (size_t)count, sizeof *cols, int_order, &w->arena)) return CLT_ERR_OUT_OF_MEMORY;
     int unique = 0;
     for (int i = 0; i < count; i++)
       if (unique == 0 || cols[i] != cols[unique - 1]) cols[unique++] = cols[i];
@@ -357,6 +358,7 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
     o.max_iterations = world->method.max_iterations;
     o.relaxation = world->method.relaxation;
     o.threads = 1;
+    o.arena = &w->arena;
     o.warm_start = kind.velocity && world->method.warm_start && world->method.solver != CLT_SOLVER_LEMKE;
     if (o.warm_start)
       warm_start(world, w, kind);
@@ -417,7 +419,7 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
       if (st == CLT_OK && result.status != CLT_SOLVE_SOLVED && result.status != CLT_SOLVE_ERROR) {
         clt_solve_result_t polished;
         memset(&polished, 0, sizeof polished);
-        double *z_keep = malloc((size_t)n * sizeof *z_keep);
+        double *z_keep = CLT_ARENA_NEW(&w->arena, double, n); /* (until the stage ends) */
         if (z_keep) {
           memcpy(z_keep, w->z, (size_t)n * sizeof *z_keep);
           o.max_iterations = POLISH_STEPS;
@@ -430,7 +432,6 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
             clt_matrix_multiply(&M, w->z, w->w);
             for (int i = 0; i < n; i++) w->w[i] += w->b[i];
           }
-          free(z_keep);
         }
       }
     }

@@ -180,12 +180,15 @@ clt_status_t clt_world_step(clt_world_t *world) {
   work->report_count = 0; /* the report is rebuilt by this step; none if it fails (rows.h) */
   work->report_lazy = false;
 
+  clt_arena_reset_peak(&work->arena);
   for (int k = 0; k < c.scheme->stage_count; k++) {
     const clt_stage_t *stage = &c.scheme->stages[k];
     bool timed = stage->clock != CLT_CLOCK_OTHER; /* clock reads only where a bucket exists */
     double t0 = timed ? now_s() : 0.0;
     c.branch = false;
+    int mark = clt_arena_mark(&work->arena);
     clt_status_t st = stage->run(&c);
+    clt_arena_pop(&work->arena, mark); /* the stage's scratch dies with it (rows.h) */
     if (timed) {
       double elapsed = now_s() - t0;
       if (stage->clock == CLT_CLOCK_COLLIDE) d.wall_collide_s += elapsed;
@@ -200,6 +203,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
     if (c.branch && stage->branch) k = stage_index(c.scheme, stage->branch) - 1;
   }
   d.wall_s = now_s() - start;
+  d.arena_bytes = (int64_t)clt_arena_peak(&work->arena);
   world->diagnostics = d;
   world->diagnostics_stale = false;
   world->diagnostics_stepped = true;

@@ -14,6 +14,7 @@ clt_step_work_t *clt_step_work(clt_world_t *world) {
     clt_step_work_t *w = calloc(1, sizeof *w);
     if (!w) return NULL;
     clt_broadphase_init(&w->broadphase);
+    clt_arena_init(&w->arena);
     world->step_work = w;
   }
   return world->step_work;
@@ -21,6 +22,7 @@ clt_step_work_t *clt_step_work(clt_world_t *world) {
 
 void clt_step_work_destroy(clt_step_work_t *w) {
   if (!w) return;
+  clt_arena_release(&w->arena);
   free(w->inv_linear);
   free(w->inv_angular);
   free(w->dp);

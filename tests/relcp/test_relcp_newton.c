@@ -196,7 +196,7 @@ int main(void) {
 #ifdef _OPENMP
     omp_set_num_threads(run == 2 ? 2 : 1);
 #endif
-    clt_relcp_newton_options_t no = {tol, 100, run > 0};
+    clt_relcp_newton_options_t no = {tol, 100, run > 0, NULL}; /* (no arena: the solve takes its own) */
     clt_solve_result_t r;
     memset(w->lambda, 0, sizeof(double) * NC);
     CHECK(clt_relcp_newton_solve(w, p.h, &no, &r) == CLT_OK);

@@ -219,7 +219,7 @@ int main(void) {
   for (int k = 0; k < NC; k++) start[k] = 0.5 * lemke[k] * uniform(); /* a warm start off the answer */
   static double ref[NC];
   /* (a sweep cap keeps the 2-thread run short: per-colour barriers are slow on a loaded machine) */
-  clt_relcp_pgs_options_t po = {tol, 60, 1.2, false};
+  clt_relcp_pgs_options_t po = {tol, 60, 1.2, false, NULL}; /* (no arena: the solve takes its own) */
   clt_solve_result_t r;
   double ref_res = 0.0;
   for (int run = 0; run < 3; run++) {
