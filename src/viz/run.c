@@ -1,5 +1,8 @@
-/* Reads a clatter run file (docs/output-format.md) into a clt_viz_run_t with the HDF5 C API,
- * independently of the writer in src/io so that the viewers only depend on the documented layout. */
+/* A clatter run file (docs/output-format.md) in memory for the viewers (clt_viz_run_t, viz.h):
+ * bodies, shapes, diagnostics and contacts read whole, trajectory frames one at a time. The file is
+ * read through io's run reader (io/run_reader.h), the one reader of the documented layout that
+ * `clatter info` and --resume use too, with its checks against damaged files; what is the viewers'
+ * own is here: the frame cache, the links drawn from the stored scene JSON, and the poses. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +12,7 @@
 #include <hdf5.h>
 
 #include "viz/viz.h"
-#include "io/h5_attr.h"
+#include "io/run_reader.h"
 
 /* ---------------------------------------------------------------------------------------------
  * Quaternions (w, x, y, z) */
@@ -48,123 +51,18 @@ static void quat_from_angle_z(double angle, double q[4]) {
 }
 
 /* ---------------------------------------------------------------------------------------------
- * HDF5 helpers */
-
-static void set_message(char *message, size_t size, const char *fmt, const char *a, const char *b) {
-  if (message && size > 0) snprintf(message, size, fmt, a, b);
-}
-
-static bool link_exists(hid_t loc, const char *path) {
-  /* H5Lexists needs every intermediate group to exist: check them one by one. */
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf; (p = strchr(p + 1, '/')) != NULL;) {
-    *p = '\0';
-    bool ok = H5Lexists(loc, buf, H5P_DEFAULT) > 0;
-    *p = '/';
-    if (!ok) return false;
-  }
-  return H5Lexists(loc, buf, H5P_DEFAULT) > 0;
-}
-
-/* Dimensions of a dataset (rank ≤ 3); −1 if it does not exist. */
-static int dataset_dims(hid_t file, const char *path, hsize_t dims[3]) {
-  dims[0] = dims[1] = dims[2] = 1;
-  if (!link_exists(file, path)) return -1;
-  hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
-  if (d < 0) return -1;
-  hid_t space = H5Dget_space(d);
-  int rank = H5Sget_simple_extent_ndims(space);
-  if (rank > 3 || rank < 0) rank = -1;
-  else H5Sget_simple_extent_dims(space, dims, NULL);
-  H5Sclose(space);
-  H5Dclose(d);
-  return rank;
-}
-
-/* Reads a whole numeric dataset with `expect` elements per row (rows × expect) into a new array;
- * NULL if it is absent or has another shape. */
-static void *read_numeric(hid_t file, const char *path, hid_t mem_type, size_t elem, hsize_t rows,
-                          hsize_t expect) {
-  hsize_t dims[3];
-  int rank = dataset_dims(file, path, dims);
-  if (rank < 0) return NULL;
-  if (rank > 0 ? dims[0] != rows : rows != 1) return NULL;
-  hsize_t per_row = (rank >= 2 ? dims[1] : 1) * (rank >= 3 ? dims[2] : 1); /* < 2^64: each dim < 2^32 */
-  if (expect == 0 || per_row != expect || rows > UINT64_MAX / elem / expect) return NULL;
-  hsize_t total = rows * expect;
-  hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
-  if (d < 0) return NULL;
-  void *buf = NULL;
-  /* the storage must hold what the shape claims before anything is allocated for it */
-  if (clt_h5_dataset_stored(d, total) && (buf = calloc(total > 0 ? total : 1, elem)) && total > 0 &&
-      H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0) {
-    free(buf);
-    buf = NULL;
-  }
-  H5Dclose(d);
-  return buf;
-}
+ * Whole datasets, through the run reader */
 
 static double *read_doubles(hid_t file, const char *path, hsize_t rows, hsize_t per_row) {
-  return read_numeric(file, path, H5T_NATIVE_DOUBLE, sizeof(double), rows, per_row);
+  return clt_run_file_read(file, path, H5T_NATIVE_DOUBLE, sizeof(double), rows, per_row);
 }
 
 static int32_t *read_int32(hid_t file, const char *path, hsize_t rows) {
-  return read_numeric(file, path, H5T_NATIVE_INT32, sizeof(int32_t), rows, 1);
+  return clt_run_file_read(file, path, H5T_NATIVE_INT32, sizeof(int32_t), rows, 1);
 }
 
 static int64_t *read_int64(hid_t file, const char *path, hsize_t rows) {
-  return read_numeric(file, path, H5T_NATIVE_INT64, sizeof(int64_t), rows, 1);
-}
-
-/* Fixed-length string table → rows strings of `width` bytes (NUL-terminated, truncated). */
-static bool read_strings(hid_t file, const char *path, hsize_t rows, char *out, size_t width) {
-  hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
-  if (d < 0) return false;
-  hid_t ftype = H5Dget_type(d);
-  bool ok = H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype);
-  size_t n = ok ? H5Tget_size(ftype) : 0;
-  hsize_t have = 0;
-  ok = ok && clt_h5_column_rows(d, &have) && have == rows;
-  char *tmp = ok ? calloc((size_t)(rows > 0 ? rows : 1), n + 1) : NULL;
-  if (ok && tmp && rows > 0) {
-    hid_t mtype = H5Tcopy(H5T_C_S1);
-    H5Tset_size(mtype, n + 1);
-    H5Tset_strpad(mtype, H5T_STR_NULLTERM);
-    ok = H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, tmp) >= 0;
-    H5Tclose(mtype);
-    for (hsize_t i = 0; ok && i < rows; i++) snprintf(out + i * width, width, "%s", tmp + i * (n + 1));
-  } else if (!tmp) {
-    ok = false;
-  }
-  free(tmp);
-  H5Tclose(ftype);
-  H5Dclose(d);
-  return ok;
-}
-
-static char *read_scene_json(hid_t file) {
-  if (!link_exists(file, "scene")) return NULL;
-  hid_t d = H5Dopen2(file, "scene", H5P_DEFAULT);
-  if (d < 0) return NULL;
-  hid_t ftype = H5Dget_type(d);
-  char *text = NULL;
-  if (H5Tget_class(ftype) == H5T_STRING && !H5Tis_variable_str(ftype) && clt_h5_dataset_elements(d) == 1 &&
-      clt_h5_dataset_stored(d, 1)) {
-    size_t n = H5Tget_size(ftype);
-    text = calloc(n + 1, 1);
-    hid_t mtype = H5Tcopy(H5T_C_S1);
-    H5Tset_size(mtype, n + 1);
-    if (text && H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, text) < 0) {
-      free(text);
-      text = NULL;
-    }
-    H5Tclose(mtype);
-  }
-  H5Tclose(ftype);
-  H5Dclose(d);
-  return text;
+  return clt_run_file_read(file, path, H5T_NATIVE_INT64, sizeof(int64_t), rows, 1);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -372,7 +270,7 @@ void clt_viz_run_free(clt_viz_run_t *run) {
 
 static bool read_shapes(hid_t file, clt_viz_run_t *run) {
   hsize_t dims[3];
-  int rank = dataset_dims(file, "shapes/body", dims);
+  int rank = clt_run_file_dims(file, "shapes/body", dims);
   if (rank != 1) return false;
   hsize_t k = dims[0];
   run->shape_count = (int)k;
@@ -400,7 +298,7 @@ static bool read_shapes(hid_t file, clt_viz_run_t *run) {
       {"shapes/a", 3, offsetof(clt_viz_shape_t, a)},
       {"shapes/b", 3, offsetof(clt_viz_shape_t, b)},
   };
-  bool ok = run->shapes && types && body && read_strings(file, "shapes/type", k, &types[0][0], 32);
+  bool ok = run->shapes && types && body && clt_run_file_read_strings(file, "shapes/type", k, &types[0][0], 32);
   for (hsize_t i = 0; ok && i < k; i++) {
     clt_viz_shape_t *s = &run->shapes[i];
     s->body = body[i];
@@ -419,7 +317,7 @@ static bool read_shapes(hid_t file, clt_viz_run_t *run) {
     }
     free(col);
   }
-  if (ok && dataset_dims(file, "shapes/vertices", dims) == 2 && dims[1] == 2) {
+  if (ok && clt_run_file_dims(file, "shapes/vertices", dims) == 2 && dims[1] == 2) {
     run->vertex_total = (int)dims[0];
     run->vertices = read_doubles(file, "shapes/vertices", dims[0], 2);
     if (!run->vertices) ok = false;
@@ -447,34 +345,13 @@ struct clt_viz_frame_cache_t {
   double *position_buf, *orientation_buf, *angle_buf, *velocity_buf, *angular_velocity_buf, *length_buf, *scratch;
 };
 
-/* Reads row `row` of a dataset (rows × inner...) into out (all inner elements). */
-static bool read_row(hid_t dset, int64_t row, double *out) {
-  hid_t space = H5Dget_space(dset);
-  int rank = H5Sget_simple_extent_ndims(space);
-  hsize_t dims[3] = {1, 1, 1}, start[3] = {(hsize_t)row, 0, 0}, count[3] = {1, 1, 1};
-  bool ok = rank >= 1 && rank <= 3;
-  if (ok) {
-    H5Sget_simple_extent_dims(space, dims, NULL);
-    for (int i = 1; i < rank; i++) count[i] = dims[i];
-    ok = (hsize_t)row < dims[0] && H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0;
-  }
-  if (ok) {
-    hsize_t total = count[0] * count[1] * count[2];
-    hid_t mem = H5Screate_simple(1, &total, NULL);
-    ok = H5Dread(dset, H5T_NATIVE_DOUBLE, mem, space, H5P_DEFAULT, out) >= 0;
-    H5Sclose(mem);
-  }
-  H5Sclose(space);
-  return ok;
-}
-
 static void close_cache(struct clt_viz_frame_cache_t *c) {
   if (!c) return;
   hid_t sets[5] = {c->position, c->orientation, c->velocity, c->angular_velocity, c->length};
   for (int i = 0; i < 5; i++) {
     if (sets[i] >= 0) H5Dclose(sets[i]);
   }
-  if (c->file >= 0) H5Fclose(c->file);
+  clt_run_file_close(c->file);
   free(c->position_buf);
   free(c->orientation_buf);
   free(c->angle_buf);
@@ -494,7 +371,7 @@ static bool open_trajectory(hid_t file, clt_viz_run_t *run) {
   c->view.frame = -1;
   run->cache = c;
   hsize_t dims[3];
-  if (dataset_dims(file, "trajectory/time", dims) != 1) return true; /* no trajectory: allowed */
+  if (clt_run_file_dims(file, "trajectory/time", dims) != 1) return true; /* no trajectory: allowed */
   hsize_t t = dims[0], n = (hsize_t)run->body_count;
   run->frame_count = (int64_t)t;
   run->frame_time = read_doubles(file, "trajectory/time", t, 1);
@@ -513,7 +390,7 @@ static bool open_trajectory(hid_t file, clt_viz_run_t *run) {
               {"trajectory/angular_velocity", w_width, false, &c->angular_velocity},
               {"trajectory/length", 1, false, &c->length}};
   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
-    int rank = dataset_dims(file, sets[i].path, dims);
+    int rank = clt_run_file_dims(file, sets[i].path, dims);
     if (rank < 0) {
       if (sets[i].required) return false;
       continue;
@@ -542,32 +419,29 @@ const clt_viz_frame_t *clt_viz_run_frame(const clt_viz_run_t *run, int64_t frame
   struct clt_viz_frame_cache_t *c = run->cache;
   if (!c || frame < 0 || frame >= run->frame_count) return NULL;
   if (c->view.frame == frame) return &c->view;
-  H5E_auto2_t old_func;
-  void *old_data;
-  H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+  clt_h5_silence_t quiet = clt_h5_silence();
   size_t n = (size_t)run->body_count;
-  bool ok = read_row(c->position, frame, c->position_buf);
+  bool ok = clt_h5_read_row(c->position, frame, c->position_buf);
   if (ok && run->dimension == 2) {
-    ok = read_row(c->orientation, frame, c->angle_buf);
+    ok = clt_h5_read_row(c->orientation, frame, c->angle_buf);
     for (size_t i = 0; ok && i < n; i++) quat_from_angle_z(c->angle_buf[i], c->orientation_buf + 4 * i);
   } else if (ok) {
-    ok = read_row(c->orientation, frame, c->orientation_buf);
+    ok = clt_h5_read_row(c->orientation, frame, c->orientation_buf);
   }
-  if (ok && c->velocity >= 0) ok = read_row(c->velocity, frame, c->velocity_buf);
+  if (ok && c->velocity >= 0) ok = clt_h5_read_row(c->velocity, frame, c->velocity_buf);
   if (ok && c->angular_velocity >= 0) {
     if (run->dimension == 2) {
-      ok = read_row(c->angular_velocity, frame, c->scratch);
+      ok = clt_h5_read_row(c->angular_velocity, frame, c->scratch);
       for (size_t i = 0; ok && i < n; i++) {
         c->angular_velocity_buf[3 * i] = c->angular_velocity_buf[3 * i + 1] = 0;
         c->angular_velocity_buf[3 * i + 2] = c->scratch[i];
       }
     } else {
-      ok = read_row(c->angular_velocity, frame, c->angular_velocity_buf);
+      ok = clt_h5_read_row(c->angular_velocity, frame, c->angular_velocity_buf);
     }
   }
-  if (ok && c->length >= 0) ok = read_row(c->length, frame, c->length_buf);
-  H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+  if (ok && c->length >= 0) ok = clt_h5_read_row(c->length, frame, c->length_buf);
+  clt_h5_restore(quiet);
   if (!ok) {
     c->view.frame = -1;
     return NULL;
@@ -582,43 +456,16 @@ const clt_viz_frame_t *clt_viz_run_frame(const clt_viz_run_t *run, int64_t frame
   return &c->view;
 }
 
-#if H5_VERSION_GE(1, 12, 0)
-typedef H5L_info2_t link_info_t;
-#define LINK_ITERATE H5Literate2
-#else
-typedef H5L_info_t link_info_t;
-#define LINK_ITERATE H5Literate
-#endif
-
-static herr_t collect_name(hid_t group, const char *name, const link_info_t *info, void *data) {
-  (void)group;
-  (void)info;
-  clt_viz_run_t *run = data;
-  if (strlen(name) < sizeof run->diagnostics_name[0]) {
-    snprintf(run->diagnostics_name[run->diagnostics_count], sizeof run->diagnostics_name[0], "%s", name);
-    run->diagnostics_count++;
-  }
-  return 0;
-}
-
 static bool read_diagnostics(hid_t file, clt_viz_run_t *run) {
   hsize_t dims[3];
-  if (dataset_dims(file, "diagnostics/t", dims) != 1) return true; /* absent: allowed */
+  if (clt_run_file_dims(file, "diagnostics/t", dims) != 1) return true; /* absent: allowed */
   run->diagnostics_rows = (int64_t)dims[0];
-  hid_t g = H5Gopen2(file, "diagnostics", H5P_DEFAULT);
-  if (g < 0) return false;
-  H5G_info_t info;
-  H5Gget_info(g, &info);
   /* + 1: room for the derived "energy" column. */
-  run->diagnostics_name = calloc(info.nlinks + 1, sizeof *run->diagnostics_name);
-  run->diagnostics = calloc(info.nlinks + 1, sizeof *run->diagnostics);
+  char *names = clt_run_file_names(file, "diagnostics", sizeof run->diagnostics_name[0], 1, &run->diagnostics_count);
+  run->diagnostics_name = (char(*)[sizeof run->diagnostics_name[0]])names;
+  run->diagnostics = calloc((size_t)run->diagnostics_count + 1, sizeof *run->diagnostics);
   bool ok = run->diagnostics_name && run->diagnostics;
-  /* Creation order is the CSV column order when the file tracks it; else alphabetical. */
-  if (ok && LINK_ITERATE(g, H5_INDEX_CRT_ORDER, H5_ITER_INC, NULL, collect_name, run) < 0) {
-    run->diagnostics_count = 0;
-    LINK_ITERATE(g, H5_INDEX_NAME, H5_ITER_INC, NULL, collect_name, run);
-  }
-  H5Gclose(g);
+  if (!ok) run->diagnostics_count = 0;
   /* Columns that are not one number per row (none today) are left out rather than failing. */
   int kept = 0;
   for (int i = 0; ok && i < run->diagnostics_count; i++) {
@@ -634,13 +481,13 @@ static bool read_diagnostics(hid_t file, clt_viz_run_t *run) {
 }
 
 static bool read_contacts(hid_t file, clt_viz_run_t *run) {
-  if (!link_exists(file, "contacts/first") || run->frame_count <= 0) return true;
+  if (!clt_run_file_exists(file, "contacts/first") || run->frame_count <= 0) return true;
   clt_viz_contacts_t *c = &run->contacts;
   hsize_t t = (hsize_t)run->frame_count;
   c->first = read_int64(file, "contacts/first", t);
   c->count = read_int64(file, "contacts/count", t);
   hsize_t dims[3];
-  if (!c->first || !c->count || dataset_dims(file, "contacts/point", dims) != 2 || dims[1] != 3) return false;
+  if (!c->first || !c->count || clt_run_file_dims(file, "contacts/point", dims) != 2 || dims[1] != 3) return false;
   hsize_t m = dims[0];
   c->total = (int64_t)m;
   for (hsize_t f = 0; f < t; f++) {
@@ -650,16 +497,16 @@ static bool read_contacts(hid_t file, clt_viz_run_t *run) {
   c->body_a = read_int32(file, "contacts/body_a", m);
   c->body_b = read_int32(file, "contacts/body_b", m);
   if (!c->point) return false;
-  if (link_exists(file, "contacts/normal") && !(c->normal = read_doubles(file, "contacts/normal", m, 3)))
+  if (clt_run_file_exists(file, "contacts/normal") && !(c->normal = read_doubles(file, "contacts/normal", m, 3)))
     return false;
-  if (link_exists(file, "contacts/force") && !(c->force = read_doubles(file, "contacts/force", m, 3)))
+  if (clt_run_file_exists(file, "contacts/force") && !(c->force = read_doubles(file, "contacts/force", m, 3)))
     return false;
-  if (link_exists(file, "contacts/normal_force") &&
+  if (clt_run_file_exists(file, "contacts/normal_force") &&
       !(c->normal_force = read_doubles(file, "contacts/normal_force", m, 1)))
     return false;
-  if (link_exists(file, "contacts/distance") && !(c->distance = read_doubles(file, "contacts/distance", m, 1)))
+  if (clt_run_file_exists(file, "contacts/distance") && !(c->distance = read_doubles(file, "contacts/distance", m, 1)))
     return false;
-  if (link_exists(file, "contacts/touching") && !(c->touching = read_int32(file, "contacts/touching", m)))
+  if (clt_run_file_exists(file, "contacts/touching") && !(c->touching = read_int32(file, "contacts/touching", m)))
     return false;
   run->has_contacts = true;
   /* The largest per-body force sum of the run: the scale of --color-by-force. */
@@ -693,46 +540,37 @@ void clt_viz_contact_body_forces(const clt_viz_run_t *run, int64_t frame, double
 
 clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *message, size_t message_size) {
   *out = NULL;
-  /* HDF5 prints its error stack by default; a library must not print. */
-  H5E_auto2_t old_func;
-  void *old_data;
-  H5Eget_auto2(H5E_DEFAULT, &old_func, &old_data);
-  H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
   clt_status_t status = CLT_OK;
   hid_t file = -1;
   clt_viz_run_t *run = calloc(1, sizeof *run);
   char *json = NULL;
   if (!run) {
-    status = CLT_ERR_OUT_OF_MEMORY;
-    set_message(message, message_size, "%s: out of memory%s", path, "");
-    goto done;
+    clt_run_file_message(message, message_size, path, "out of memory");
+    return CLT_ERR_OUT_OF_MEMORY;
   }
   snprintf(run->path, sizeof run->path, "%s", path);
-  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  file = clt_run_file_open(path, NULL, &status, message, message_size);
   if (file < 0) {
-    FILE *f = fopen(path, "rb");
-    status = f ? CLT_ERR_FORMAT : CLT_ERR_IO;
-    if (f) fclose(f);
-    set_message(message, message_size, "%s: %s", path, f ? "not an HDF5 file" : "cannot open");
-    goto done;
+    free(run);
+    return status;
   }
-  char format[64];
+  /* a library must not print: HDF5's error stack stays quiet while the file is read */
+  clt_h5_silence_t quiet = clt_h5_silence();
   int64_t dimension = 0;
-  if (!clt_h5_read_attr_string(file, "format", format, sizeof format) || strcmp(format, "clatter-run") != 0 ||
-      !clt_h5_read_attr_number(file, "dimension", H5T_NATIVE_INT64, &dimension) || (dimension != 2 && dimension != 3)) {
+  if (!clt_run_file_attr_int64(file, "dimension", &dimension) || (dimension != 2 && dimension != 3)) {
     status = CLT_ERR_FORMAT;
-    set_message(message, message_size, "%s: %s", path, "not a clatter run file (format attribute)");
+    clt_run_file_message(message, message_size, path, "damaged clatter run file (its dimension is not 2 or 3)");
     goto done;
   }
   run->dimension = (int)dimension;
   run->gravity[run->dimension - 1] = -9.81;
-  clt_h5_read_attr_string(file, "scene_name", run->scene_name, sizeof run->scene_name);
-  clt_h5_read_attr_number(file, "time_step", H5T_NATIVE_DOUBLE, &run->time_step);
+  clt_run_file_attr_string(file, "scene_name", run->scene_name, sizeof run->scene_name);
+  clt_run_file_attr_double(file, "time_step", &run->time_step);
 
   hsize_t dims[3];
-  if (dataset_dims(file, "bodies/name", dims) != 1) {
+  if (clt_run_file_dims(file, "bodies/name", dims) != 1) {
     status = CLT_ERR_FORMAT;
-    set_message(message, message_size, "%s: %s", path, "missing /bodies");
+    clt_run_file_message(message, message_size, path, "missing /bodies");
     goto done;
   }
   hsize_t n = dims[0];
@@ -745,8 +583,8 @@ clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *messa
   run->body_first_shape = calloc(n + 1, sizeof(int));
   run->body_shape_count = calloc(n + 1, sizeof(int));
   bool ok = run->body_name && run->body_type && types && first && count && run->body_first_shape &&
-            run->body_shape_count && read_strings(file, "bodies/name", n, &run->body_name[0][0], 64) &&
-            read_strings(file, "bodies/type", n, &types[0][0], 16);
+            run->body_shape_count && clt_run_file_read_strings(file, "bodies/name", n, &run->body_name[0][0], 64) &&
+            clt_run_file_read_strings(file, "bodies/type", n, &types[0][0], 16);
   for (hsize_t i = 0; ok && i < n; i++) {
     run->body_type[i] = strcmp(types[i], "static") == 0      ? CLT_BODY_STATIC
                         : strcmp(types[i], "kinematic") == 0 ? CLT_BODY_KINEMATIC
@@ -766,7 +604,7 @@ clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *messa
   }
   if (!ok) {
     status = CLT_ERR_FORMAT;
-    set_message(message, message_size, "%s: %s", path, "damaged /bodies or /shapes");
+    clt_run_file_message(message, message_size, path, "damaged /bodies or /shapes");
     goto done;
   }
   /* From here the run owns the file (closed by clt_viz_run_free). */
@@ -774,27 +612,27 @@ clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *messa
   if (run->cache) file = -1;
   if (!opened) {
     status = CLT_ERR_FORMAT;
-    set_message(message, message_size, "%s: %s", path, "damaged /trajectory");
+    clt_run_file_message(message, message_size, path, "damaged /trajectory");
     goto done;
   }
   hid_t owned = run->cache->file;
   if (!read_diagnostics(owned, run)) {
     status = CLT_ERR_FORMAT;
-    set_message(message, message_size, "%s: %s", path, "damaged /diagnostics");
+    clt_run_file_message(message, message_size, path, "damaged /diagnostics");
     goto done;
   }
   if (!read_contacts(owned, run)) {
     status = CLT_ERR_FORMAT;
-    set_message(message, message_size, "%s: %s", path, "damaged /contacts (docs/output-format.md)");
+    clt_run_file_message(message, message_size, path, "damaged /contacts (docs/output-format.md)");
     goto done;
   }
-  json = read_scene_json(owned);
+  json = clt_run_file_read_scene(owned);
   read_links(run, json);
 
 done:
   free(json);
-  if (file >= 0) H5Fclose(file);
-  H5Eset_auto2(H5E_DEFAULT, old_func, old_data);
+  clt_run_file_close(file);
+  clt_h5_restore(quiet);
   if (status != CLT_OK) {
     clt_viz_run_free(run);
     return status;

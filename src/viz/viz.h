@@ -1,9 +1,9 @@
 /* clatter — seeing results (library clatter_viz): reads a run file written by `clatter run`
- * (docs/output-format.md) with the HDF5 C API alone, and turns it into diagnostics plots (PNG),
- * pictures of frames (PNG: 2D scenes drawn with cairo, 3D scenes ray cast) and VTK XML PolyData
- * series for ParaView. Used by `clatter plot`, `clatter render` and `clatter vtk`
- * (docs/visualization.md). Like every clatter library it never prints and never exits: errors
- * come back as a status and a message. */
+ * (docs/output-format.md) through io's run reader (io/run_reader.h), and turns it into
+ * diagnostics plots (PNG), pictures of frames (PNG: 2D scenes drawn with cairo, 3D scenes ray
+ * cast) and VTK XML PolyData series for ParaView. Used by `clatter plot`, `clatter render` and
+ * `clatter vtk` (docs/visualization.md). Like every clatter library it never prints and never
+ * exits: errors come back as a status and a message. */
 #ifndef CLATTER_VIZ_H
 #define CLATTER_VIZ_H
 

@@ -1,0 +1,253 @@
+/* /bodies and /shapes of a run file (docs/output-format.md): a row per body (name, type, mass,
+ * inertia, its shapes) and per shape (its clt_shape_def_t, column by column, and polygon vertices
+ * packed), written whole when a run starts; a growing run (a colony) appends the bodies added
+ * since, and --resume cuts them back to the bodies of the restored state. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/output_internal.h"
+
+/* The scene's body/shape type names as written in files (match docs/scene-format.md). */
+static const char *body_type_name(clt_body_type_t t) {
+  switch (t) {
+    case CLT_BODY_DYNAMIC: return "dynamic";
+    case CLT_BODY_STATIC: return "static";
+    case CLT_BODY_KINEMATIC: return "kinematic";
+  }
+  return "unknown";
+}
+
+static const char *shape_type_name(clt_shape_type_t t) {
+  static const char *const names[] = {"disk",      "halfplane", "segment", "ellipse",   "polygon", "sphere",
+                                      "halfspace", "box",       "capsule", "ellipsoid", "torus"};
+  return (int)t >= 0 && t < CLT_SHAPE_TYPE_COUNT ? names[t] : "unknown";
+}
+
+/* Appends `rows` rows to the table `name` of group g, creating it first (create) with `chunk` rows
+ * a chunk. */
+static herr_t put_rows(hid_t g, const char *name, hid_t file_type, hid_t mem_type, int inner_rank, const hsize_t *inner,
+                       hsize_t rows, const void *data, bool create, hsize_t chunk) {
+  hid_t d = create ? output_create_table(g, name, file_type, inner_rank, inner, chunk) : H5Dopen2(g, name, H5P_DEFAULT);
+  if (d < 0) return -1;
+  herr_t r = output_append_rows(d, mem_type, rows, data);
+  if (H5Dclose(d) < 0) r = -1;
+  return r;
+}
+
+/* The same for a table of fixed-length strings: created as wide as its longest string (and
+ * min_width), or appended to at the width it has, longer strings cut. */
+static herr_t put_strings(hid_t g, const char *name, const char *const *strings, int n, bool create, hsize_t chunk,
+                          size_t min_width) {
+  size_t width = min_width;
+  hid_t d = -1;
+  if (create) {
+    for (int i = 0; i < n; i++)
+      if (strlen(strings[i]) + 1 > width) width = strlen(strings[i]) + 1;
+  } else {
+    d = H5Dopen2(g, name, H5P_DEFAULT);
+    hid_t t = d >= 0 ? H5Dget_type(d) : -1;
+    width = t >= 0 ? H5Tget_size(t) : 0;
+    if (t >= 0) H5Tclose(t);
+    if (width == 0) {
+      if (d >= 0) H5Dclose(d);
+      return -1;
+    }
+  }
+  char *data = calloc((size_t)(n > 0 ? n : 1), width);
+  hid_t type = output_string_type(width);
+  if (create && data) d = output_create_table(g, name, type, 0, NULL, chunk);
+  herr_t r = data && d >= 0 ? 0 : -1;
+  for (int i = 0; r >= 0 && i < n; i++) {
+    size_t len = strlen(strings[i]);
+    memcpy(data + (size_t)i * width, strings[i], len < width ? len : width - 1);
+  }
+  if (r >= 0) r = output_append_rows(d, type, (hsize_t)n, data);
+  if (d >= 0 && H5Dclose(d) < 0) r = -1;
+  H5Tclose(type);
+  free(data);
+  return r;
+}
+
+/* Writes (create) or appends the rows of bodies [from, to) of out->bodies to /bodies and /shapes
+ * (their shapes, and polygon vertices): the whole tables at the start of a run, the bodies added
+ * since in a growing run. A growing run's tables have 1024-row chunks, and its name strings hold
+ * at least 63 characters (longer names of bodies added later are cut). */
+bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, int to, bool create) {
+  hid_t file = out->file;
+  bool ok = true;
+  int n = to - from;
+  hsize_t chunk_b = out->growing ? 1024 : (hsize_t)(n > 0 ? n : 1);
+  size_t name_width = out->growing ? 64 : 1;
+  int shape_total = 0;
+  clt_body_info_t *info = calloc((size_t)(n > 0 ? n : 1), sizeof *info);
+  if (!info) return false;
+  for (int i = 0; i < n && ok; i++) {
+    ok = clt_body_get_info(world, out->bodies[from + i], &info[i]) == CLT_OK;
+    shape_total += info[i].shape_count;
+  }
+  int s_count = shape_total;
+  hsize_t chunk_s = out->growing ? 1024 : (hsize_t)(s_count > 0 ? s_count : 1);
+  size_t nn = (size_t)(n > 0 ? n : 1), ns = (size_t)(s_count > 0 ? s_count : 1);
+  const char **names = calloc(nn, sizeof *names), **types = calloc(nn, sizeof *types);
+  double *mass = calloc(nn, sizeof *mass), *inertia = calloc(nn * 3, sizeof *inertia);
+  int32_t *shape_count = calloc(nn, sizeof *shape_count), *first_shape = calloc(nn, sizeof *first_shape);
+  clt_shape_def_t *shapes = calloc(ns, sizeof *shapes);
+  int32_t *shape_body = calloc(ns, sizeof *shape_body);
+  const char **shape_types = calloc(ns, sizeof *shape_types);
+  if (!names || !types || !mass || !inertia || !shape_count || !first_shape || !shapes || !shape_body ||
+      !shape_types) {
+    ok = false;
+  }
+  int s = 0;
+  for (int i = 0; i < n && ok; i++) {
+    names[i] = info[i].name ? info[i].name : "";
+    types[i] = body_type_name(info[i].type);
+    mass[i] = info[i].mass;
+    for (int k = 0; k < 3; k++) inertia[3 * i + k] = info[i].inertia[k];
+    shape_count[i] = info[i].shape_count;
+    first_shape[i] = out->shape_rows + s;
+    for (int k = 0; k < info[i].shape_count && ok; k++, s++) {
+      ok = clt_body_get_shape(world, out->bodies[from + i], k, &shapes[s]) == CLT_OK;
+      shape_body[s] = from + i;
+      shape_types[s] = shape_type_name(shapes[s].type);
+    }
+  }
+  if (ok) {
+    hid_t g = create ? output_create_group(file, "bodies") : H5Gopen2(file, "bodies", H5P_DEFAULT);
+    hsize_t three = 3;
+    ok = g >= 0;
+    ok = ok && put_strings(g, "name", names, n, create, chunk_b, name_width) >= 0;
+    ok = ok && put_strings(g, "type", types, n, create, chunk_b, out->growing ? 16 : 1) >= 0;
+    ok = ok && put_rows(g, "mass", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, NULL, (hsize_t)n, mass, create, chunk_b) >= 0;
+    ok = ok && put_rows(g, "inertia", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &three, (hsize_t)n, inertia, create,
+                        chunk_b) >= 0;
+    ok = ok && put_rows(g, "shape_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)n, shape_count, create,
+                        chunk_b) >= 0;
+    ok = ok && put_rows(g, "first_shape", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)n, first_shape, create,
+                        chunk_b) >= 0;
+    if (g >= 0) H5Gclose(g);
+  }
+  if (ok) {
+    hid_t g = create ? output_create_group(file, "shapes") : H5Gopen2(file, "shapes", H5P_DEFAULT);
+    ok = g >= 0;
+    ok = ok && put_rows(g, "body", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, shape_body, create,
+                        chunk_s) >= 0;
+    ok = ok && put_strings(g, "type", shape_types, s_count, create, chunk_s, out->growing ? 16 : 1) >= 0;
+    /* Numeric fields gathered column by column from clt_shape_def_t. */
+    double *col = calloc(ns * 4, sizeof *col);
+    int32_t *icol = calloc(ns, sizeof *icol);
+    if (!col || !icol) ok = false;
+    struct {
+      const char *name;
+      size_t offset;
+      int width;
+    } fields[] = {
+        {"position", offsetof(clt_shape_def_t, local_position), 3},
+        {"orientation", offsetof(clt_shape_def_t, local_orientation), 4},
+        {"angle", offsetof(clt_shape_def_t, local_angle), 1},
+        {"radius", offsetof(clt_shape_def_t, radius), 1},
+        {"length", offsetof(clt_shape_def_t, length), 1},
+        {"half_extents", offsetof(clt_shape_def_t, half_extents), 3},
+        {"semi_axes", offsetof(clt_shape_def_t, semi_axes), 3},
+        {"major_radius", offsetof(clt_shape_def_t, major_radius), 1},
+        {"minor_radius", offsetof(clt_shape_def_t, minor_radius), 1},
+        {"point", offsetof(clt_shape_def_t, point), 3},
+        {"normal", offsetof(clt_shape_def_t, normal), 3},
+        {"a", offsetof(clt_shape_def_t, a), 3},
+        {"b", offsetof(clt_shape_def_t, b), 3},
+    };
+    for (size_t f = 0; ok && f < sizeof fields / sizeof fields[0]; f++) {
+      int w = fields[f].width;
+      for (int i = 0; i < s_count; i++) {
+        const double *src = (const double *)((const char *)&shapes[i] + fields[f].offset);
+        memcpy(col + (size_t)i * (size_t)w, src, sizeof(double) * (size_t)w);
+      }
+      hsize_t inner[1] = {(hsize_t)w};
+      int rank = w > 1 ? 1 : 0;
+      ok = put_rows(g, fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, inner, (hsize_t)s_count, col, create,
+                    chunk_s) >= 0;
+    }
+    /* Polygon vertices packed: shape i owns rows first_vertex[i] ... + vertex_count[i] − 1. */
+    int vertex_total = 0;
+    for (int i = 0; ok && i < s_count; i++) {
+      icol[i] = shapes[i].type == CLT_SHAPE_POLYGON ? shapes[i].vertex_count : 0;
+      vertex_total += icol[i];
+    }
+    ok = ok && put_rows(g, "vertex_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol, create,
+                        chunk_s) >= 0;
+    double *vertices = calloc((size_t)(vertex_total > 0 ? vertex_total : 1) * 2, sizeof *vertices);
+    if (!vertices) ok = false;
+    int v = 0;
+    for (int i = 0; ok && i < s_count; i++) {
+      int count = icol[i];
+      icol[i] = out->vertex_rows + v;
+      for (int k = 0; k < count; k++, v++) {
+        vertices[2 * v] = shapes[i].vertices[k][0];
+        vertices[2 * v + 1] = shapes[i].vertices[k][1];
+      }
+    }
+    ok = ok && put_rows(g, "first_vertex", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol, create,
+                        chunk_s) >= 0;
+    hsize_t two = 2;
+    ok = ok && put_rows(g, "vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &two, (hsize_t)vertex_total, vertices,
+                        create, out->growing ? 1024 : (hsize_t)(vertex_total > 0 ? vertex_total : 1)) >= 0;
+    free(vertices);
+    for (int i = 0; ok && i < s_count; i++) icol[i] = shapes[i].material;
+    ok = ok && put_rows(g, "material", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol, create,
+                        chunk_s) >= 0;
+    if (ok) {
+      out->shape_rows += s_count;
+      out->vertex_rows += vertex_total;
+    }
+    free(col);
+    free(icol);
+    if (g >= 0) H5Gclose(g);
+  }
+  free(info);
+  free(names);
+  free(types);
+  free(mass);
+  free(inertia);
+  free(shape_count);
+  free(first_shape);
+  free(shapes);
+  free(shape_body);
+  free(shape_types);
+  return ok;
+}
+
+/* A growing run's /bodies and /shapes cut back to the bodies of the restored state (rows written
+ * for bodies added after the checkpoint go). */
+bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
+  int shapes = 0, vertices = 0;
+  for (int i = 0; i < out->body_count; i++) {
+    clt_body_info_t info;
+    if (clt_body_get_info(world, out->bodies[i], &info) != CLT_OK) return false;
+    for (int k = 0; k < info.shape_count; k++) {
+      clt_shape_def_t shape;
+      if (clt_body_get_shape(world, out->bodies[i], k, &shape) != CLT_OK) return false;
+      if (shape.type == CLT_SHAPE_POLYGON) vertices += shape.vertex_count;
+      shapes++;
+    }
+  }
+  static const char *const body_sets[] = {"name", "type", "mass", "inertia", "shape_count", "first_shape"};
+  static const char *const shape_sets[] = {"body",      "type",         "position",     "orientation", "angle",
+                                           "radius",    "length",       "half_extents", "semi_axes",   "major_radius",
+                                           "minor_radius", "point",     "normal",       "a",           "b",
+                                           "vertex_count", "first_vertex", "material",  "vertices"};
+  bool ok = true;
+  for (size_t i = 0; ok && i < sizeof body_sets / sizeof *body_sets + sizeof shape_sets / sizeof *shape_sets; i++) {
+    bool body = i < sizeof body_sets / sizeof *body_sets;
+    const char *name = body ? body_sets[i] : shape_sets[i - sizeof body_sets / sizeof *body_sets];
+    hsize_t keep = body ? (hsize_t)out->body_count : strcmp(name, "vertices") == 0 ? (hsize_t)vertices : (hsize_t)shapes;
+    hid_t g = H5Gopen2(out->file, body ? "bodies" : "shapes", H5P_DEFAULT);
+    hid_t d = g >= 0 ? H5Dopen2(g, name, H5P_DEFAULT) : -1;
+    ok = d >= 0 && output_table_rows(d) >= keep && output_truncate_rows(d, keep) >= 0;
+    if (d >= 0) H5Dclose(d);
+    if (g >= 0) H5Gclose(g);
+  }
+  out->shape_rows = shapes;
+  out->vertex_rows = vertices;
+  return ok;
+}
