@@ -440,7 +440,7 @@ static PyObject *world_diagnostics(WorldObject *self, PyObject *unused) {
   clt_status_t st = clt_world_get_diagnostics(self->world, &d);
   if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
   return Py_BuildValue(
-      "{s:L,s:d,s:i,s:i,s:i,s:i,s:i,s:d,s:s,s:d,s:d,s:d,s:d,s:d,s:i,s:i,s:d,s:d,s:d,s:d,s:d,s:i,s:i,s:i,s:L}", "step",
+      "{s:L,s:d,s:i,s:i,s:i,s:i,s:i,s:d,s:s,s:d,s:d,s:d,s:d,s:d,s:i,s:i,s:d,s:d,s:d,s:d,s:d,s:i,s:i,s:i,s:L,s:L}", "step",
       (long long)d.step, "t", d.t, "bodies", d.bodies, "contacts", d.contacts, "joints", d.joints, "lcp_size",
       d.lcp_size, "iterations", d.iterations, "residual", d.residual, "solver_status",
       clt_solver_status_name(d.solver_status), "infeasibility", d.infeasibility, "penetration", d.penetration,
@@ -448,7 +448,7 @@ static PyObject *world_diagnostics(WorldObject *self, PyObject *unused) {
       "constraints", d.constraints, "relcp_iterations", d.relcp_iterations, "max_overlap", d.max_overlap, "wall_s",
       d.wall_s, "wall_collide_s", d.wall_collide_s, "wall_assemble_s", d.wall_assemble_s, "wall_solve_s",
       d.wall_solve_s, "solves", d.solves, "set_misses", d.set_misses, "touching_contacts", d.touching_contacts,
-      "work_bytes", (long long)d.work_bytes);
+      "work_bytes", (long long)d.work_bytes, "arena_bytes", (long long)d.arena_bytes);
 }
 
 static PyObject *world_memory(WorldObject *self, PyObject *unused) {

@@ -191,8 +191,11 @@ def test_diagnostics_dict():
     assert d["contacts"] == 1
     assert d["penetration"] < 1e-6
     for key in ("iterations", "residual", "infeasibility", "kinetic_energy", "potential_energy", "wall_s",
-                "work_bytes"):
+                "work_bytes", "arena_bytes"):
         assert key in d
+    # the contact's cone QP took its work vectors from the step arena, which the workspace holds
+    assert 0 < d["arena_bytes"] <= d["work_bytes"]
+    assert ball_on_floor().diagnostics()["arena_bytes"] == 0
     e = world.energies()
     assert e["kinetic_energy"] == pytest.approx(d["kinetic_energy"])
     assert len(e["linear_momentum"]) == 3

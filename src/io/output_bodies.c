@@ -8,20 +8,10 @@
 
 #include "io/output_internal.h"
 
-/* The scene's body/shape type names as written in files (match docs/scene-format.md). */
+/* The body type as written in files (the scene's names, world.h). */
 static const char *body_type_name(clt_body_type_t t) {
-  switch (t) {
-    case CLT_BODY_DYNAMIC: return "dynamic";
-    case CLT_BODY_STATIC: return "static";
-    case CLT_BODY_KINEMATIC: return "kinematic";
-  }
-  return "unknown";
-}
-
-static const char *shape_type_name(clt_shape_type_t t) {
-  static const char *const names[] = {"disk",      "halfplane", "segment", "ellipse",   "polygon", "sphere",
-                                      "halfspace", "box",       "capsule", "ellipsoid", "torus"};
-  return (int)t >= 0 && t < CLT_SHAPE_TYPE_COUNT ? names[t] : "unknown";
+  const char *name = clt_body_type_name(t);
+  return name ? name : "unknown";
 }
 
 /* Appends `rows` rows to the table `name` of group g, creating it first (create) with `chunk` rows
@@ -110,7 +100,7 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
     for (int k = 0; k < info[i].shape_count && ok; k++, s++) {
       ok = clt_body_get_shape(world, out->bodies[from + i], k, &shapes[s]) == CLT_OK;
       shape_body[s] = from + i;
-      shape_types[s] = shape_type_name(shapes[s].type);
+      shape_types[s] = clt_shape_type_name(shapes[s].type);
     }
   }
   if (ok) {

@@ -53,7 +53,9 @@
   X(set_misses, COL_INT32, false, true)            \
   X(touching_contacts, COL_INT32, false, true)     \
   /* the workspace's bytes: a resumed run's differ (its buffers start small again) */ \
-  X(work_bytes, COL_INT64, false, true)
+  X(work_bytes, COL_INT64, false, true)            \
+  /* the step's peak scratch: the same in a resumed run (use, not capacity) */        \
+  X(arena_bytes, COL_INT64, false, true)
 
 typedef enum column_kind_t { COL_INT64, COL_INT32, COL_DOUBLE, COL_STATUS } column_kind_t;
 

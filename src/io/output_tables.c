@@ -114,12 +114,24 @@ static hid_t create_growing_table(hid_t loc, const char *name, int inner_rank, c
 
 /* Sets dimension `axis` of a table to n, keeping the others: to any n (grow), or only down to it.
  * −1 when the table has no such dimension (axis > 0). */
-static herr_t set_dimension(hid_t dset, int axis, hsize_t n, bool grow) {
+/* The dimensions of a table (rank 0 to 3) into dims, or −1 for another rank: a damaged or crafted
+ * file given to --resume must not make HDF5 write past dims (docs/output-format.md "Reading damaged
+ * files"). */
+static int table_dims(hid_t dset, hsize_t dims[3]) {
+  dims[0] = dims[1] = dims[2] = 0;
   hid_t space = H5Dget_space(dset);
-  hsize_t dims[3] = {0, 0, 0};
-  int rank = H5Sget_simple_extent_dims(space, dims, NULL);
+  if (space < 0) return -1;
+  int rank = H5Sget_simple_extent_ndims(space);
+  if (rank >= 0 && rank <= 3) rank = H5Sget_simple_extent_dims(space, dims, NULL);
+  else rank = -1;
   H5Sclose(space);
-  if (axis > 0 && rank <= axis) return -1;
+  return rank;
+}
+
+static herr_t set_dimension(hid_t dset, int axis, hsize_t n, bool grow) {
+  hsize_t dims[3];
+  int rank = table_dims(dset, dims);
+  if (rank < 0 || (axis > 0 && rank <= axis)) return -1;
   if (grow ? dims[axis] == n : dims[axis] <= n) return 0;
   dims[axis] = n;
   return H5Dset_extent(dset, dims);
@@ -147,25 +159,20 @@ static hid_t open_table(hid_t loc, const char *name) {
 }
 
 hsize_t output_table_rows(hid_t dset) {
-  hid_t space = H5Dget_space(dset);
-  hsize_t dims[3] = {0, 0, 0};
-  H5Sget_simple_extent_dims(space, dims, NULL);
-  H5Sclose(space);
-  return dims[0];
+  hsize_t dims[3];
+  return table_dims(dset, dims) > 0 ? dims[0] : 0;
 }
 
 /* Appends rows (row-major, mem_type elements) to a table. */
 herr_t output_append_rows(hid_t dset, hid_t mem_type, hsize_t rows, const void *data) {
   if (rows == 0) return 0;
-  hid_t space = H5Dget_space(dset);
-  int rank = H5Sget_simple_extent_ndims(space);
-  hsize_t dims[3] = {0, 0, 0};
-  H5Sget_simple_extent_dims(space, dims, NULL);
-  H5Sclose(space);
+  hsize_t dims[3];
+  int rank = table_dims(dset, dims);
+  if (rank < 1) return -1;
   hsize_t start[3] = {dims[0], 0, 0}, count[3] = {rows, dims[1], dims[2]};
   dims[0] += rows;
   if (H5Dset_extent(dset, dims) < 0) return -1;
-  space = H5Dget_space(dset);
+  hid_t space = H5Dget_space(dset);
   H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, count, NULL);
   hid_t mem = H5Screate_simple(rank, count, NULL);
   herr_t r = H5Dwrite(dset, mem_type, mem, space, H5P_DEFAULT, data);

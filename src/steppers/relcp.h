@@ -38,8 +38,8 @@ typedef struct clt_relcp_constraint_t {
 } clt_relcp_constraint_t;
 
 /* The workspace of the ReLCP pipeline, hung off clt_step_work_t (rows.h `relcp`). Buffers grow to
- * the largest problem seen and are kept: a settled run does not allocate (the solvers of
- * clt_lcp_solve allocate their own iteration vectors per call). Nothing in it survives a step;
+ * the largest problem seen and are kept, and the solvers take their iteration vectors from the
+ * step arena (base/arena.h): a settled run does not allocate. Nothing in it survives a step;
  * what does (the warm start: each SNSD constraint's pair force, λ summed over the pair's
  * constraints) goes into the step workspace's contact memory, which checkpoints save. */
 typedef struct clt_relcp_work_t {

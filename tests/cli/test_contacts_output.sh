@@ -100,7 +100,7 @@ cat > wall.json <<'JSON'
 }
 JSON
 expect_status 0 "wall run" "$CLATTER_BIN" run wall.json -o wall.h5 --quiet
-expect "CSV: touching_contacts then work_bytes end the header" sh -c "head -1 wall.csv | grep -q ',set_misses,touching_contacts,work_bytes\$'"
+expect "CSV: touching_contacts, work_bytes and arena_bytes end the header" sh -c "head -1 wall.csv | grep -q ',set_misses,touching_contacts,work_bytes,arena_bytes\$'"
 expect "CSV: 8 contacts, 4 touching after step 0" test "$(sed 1,2d wall.csv | cut -d, -f4,24 | sort -u)" = "8,4"
 runs() { uniq -c | tr -s ' \n' ' '; } # "count value" pairs of runs of equal lines, on one line
 expect "/diagnostics/touching_contacts" test "$(values wall.h5 /diagnostics/touching_contacts | runs)" = " 1 0 50 4 "
@@ -109,22 +109,24 @@ expect "/contacts/touching: 5 frames of 4 touching, 4 not" test "$(values wall.h
 expect "/contacts/touching marks the floor (body 0) contacts" test "$(paste -d' ' <(values wall.h5 /contacts/body_a) <(values wall.h5 /contacts/touching) | sort -u | tr '\n' ' ')" = "0 1 1 0 "
 expect "info: candidates and touching" sh -c "'$CLATTER_BIN' info wall.h5 | grep -q '^max contacts  *8 candidates, 4 touching'"
 expect "info --json: max_touching_contacts" test "$(json_field wall.h5 max_touching_contacts)" = 4
-# A run file of before the touching and work_bytes columns still resumes: /contacts/touching is
-# made from its distance and normal_force, /diagnostics/touching_contacts, work_bytes and the CSV
-# columns get -1 in the rows
+# A run file of before the touching, work_bytes and arena_bytes columns still resumes:
+# /contacts/touching is made from its distance and normal_force, /diagnostics/touching_contacts,
+# work_bytes, arena_bytes and the CSV columns get -1 in the rows
 # up to the checkpoint (step 27, where --max-steps stopped).
 expect_status 0 "old file: partial run" "$CLATTER_BIN" run wall.json -o old.h5 --quiet --checkpoint-every 20 --max-steps 27
-expect "old file: columns removed" sh -c "/usr/bin/python3 -c \"import h5py; f = h5py.File('old.h5', 'r+'); del f['diagnostics/touching_contacts']; del f['diagnostics/work_bytes']; del f['contacts/touching']\" &&
+expect "old file: columns removed" sh -c "/usr/bin/python3 -c \"import h5py; f = h5py.File('old.h5', 'r+'); del f['diagnostics/touching_contacts']; del f['diagnostics/work_bytes']; del f['diagnostics/arena_bytes']; del f['contacts/touching']\" &&
   cut -d, -f1-23 old.csv > old.cut && mv old.cut old.csv && ! h5ls old.h5/contacts/touching > /dev/null 2>&1"
 expect "old file: info says not recorded" sh -c "'$CLATTER_BIN' info old.h5 | grep -q 'touching not recorded'"
 expect "old file: info --json null" test "$(json_field old.h5 max_touching_contacts)" = null
 expect_status 0 "old file: resume" "$CLATTER_BIN" run --resume old.h5 --quiet
 expect "old file: /contacts/touching as a fresh run's" h5diff -q wall.h5 old.h5 /contacts/touching /contacts/touching
 expect "old file: touching_contacts -1 up to the checkpoint, then 4" test "$(values old.h5 /diagnostics/touching_contacts | runs)" = " 28 -1 23 4 "
-expect "old file: CSV header" sh -c "head -1 old.csv | grep -q ',set_misses,touching_contacts,work_bytes\$'"
+expect "old file: CSV header" sh -c "head -1 old.csv | grep -q ',set_misses,touching_contacts,work_bytes,arena_bytes\$'"
 expect "old file: CSV rows" test "$(sed 1d old.csv | cut -d, -f24 | runs)" = " 28 -1 23 4 "
 expect "old file: work_bytes -1 up to the checkpoint" test "$(sed 1d old.csv | cut -d, -f25 | sed 's/^[1-9][0-9]*$/bytes/' | runs)" = " 28 -1 23 bytes "
-expect "old file: 25 columns in every CSV line" test "$(awk -F, '{ print NF }' old.csv | sort -u)" = 25
+expect "old file: arena_bytes -1 up to the checkpoint, then the fresh run's" test "$(sed 1d old.csv | cut -d, -f26 | sed 1,28d)" = "$(sed 1d wall.csv | cut -d, -f26 | sed 1,28d)"
+expect "old file: arena_bytes -1 in the rows up to the checkpoint" test "$(sed 1d old.csv | cut -d, -f26 | sed 29,\$d | runs)" = " 28 -1 "
+expect "old file: 26 columns in every CSV line" test "$(awk -F, '{ print NF }' old.csv | sort -u)" = 26
 expect "old file: resumed trajectory and contacts bit-identical" sh -c "for d in trajectory/position contacts/count contacts/normal_force; do
   h5diff -q wall.h5 old.h5 /\$d /\$d || exit 1; done"
 finish

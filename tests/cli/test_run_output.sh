@@ -14,7 +14,7 @@ expect "stderr is empty off a terminal (no progress bar)" test ! -s run.err
 expect "summary line on stdout" grep -q "^default: complete, 10000 of 10000 steps" run.out
 
 # CSV: the documented header, then one row per step including step 0.
-header="step,t,bodies,contacts,joints,lcp_size,iterations,residual,solver_status,infeasibility,penetration,joint_error,kinetic_energy,potential_energy,wall_s,constraints,relcp_iterations,max_overlap,wall_collide_s,wall_assemble_s,wall_solve_s,solves,set_misses,touching_contacts,work_bytes"
+header="step,t,bodies,contacts,joints,lcp_size,iterations,residual,solver_status,infeasibility,penetration,joint_error,kinetic_energy,potential_energy,wall_s,constraints,relcp_iterations,max_overlap,wall_collide_s,wall_assemble_s,wall_solve_s,solves,set_misses,touching_contacts,work_bytes,arena_bytes"
 expect "CSV header" test "$(head -1 default.csv)" = "$header"
 expect "CSV has 10001 rows" test "$(($(wc -l < default.csv) - 1))" -eq 10001
 expect "CSV step 0 row" grep -q "^0,0,2,0,0,0,0,0,none," default.csv

@@ -195,7 +195,8 @@ static void test_layout(clt_scene_t *scene, const char *path, const run_t *r) {
         strcmp(line,
                "step,t,bodies,contacts,joints,lcp_size,iterations,residual,solver_status,infeasibility,"
                "penetration,joint_error,kinetic_energy,potential_energy,wall_s,constraints,relcp_iterations,"
-               "max_overlap,wall_collide_s,wall_assemble_s,wall_solve_s,solves,set_misses,touching_contacts,work_bytes\n") == 0);
+               "max_overlap,wall_collide_s,wall_assemble_s,wall_solve_s,solves,set_misses,touching_contacts,work_bytes,"
+               "arena_bytes\n") == 0);
     int rows = 0;
     bool second_ok = false;
     while (fgets(line, sizeof line, f)) {
