@@ -270,7 +270,7 @@ typedef struct unconverged_t {
   double worst_residual;
 } unconverged_t;
 
-static void note_unconverged(unconverged_t *u, const clt_world_t *world) {
+static void note_unconverged(unconverged_t *u, clt_world_t *world) {
   clt_diagnostics_t d;
   if (clt_world_get_diagnostics(world, &d) != CLT_OK) return;
   if (d.solver_status == CLT_SOLVE_NONE || d.solver_status == CLT_SOLVE_SOLVED) return;
@@ -296,7 +296,7 @@ static int run_stop(void *user) {
   return (int)stop_signal;
 }
 
-static void run_stepped(void *user, const clt_world_t *world) {
+static void run_stepped(void *user, clt_world_t *world) {
   run_watch_t *watch = user;
   note_unconverged(watch->unconverged, world);
   progress_update(watch->progress, clt_world_step_count(world), watch->total, clt_world_time(world), false);

@@ -50,13 +50,13 @@ void clt_output_csv_path(const char *h5_path, char *buf, size_t size);
  * given back when a write finds the disk full so that the file can still be closed at its last
  * complete step (CLT_ERR_IO from the record or close call, the file valid and resumable:
  * docs/output-format.md "A full disk"); a disk without that room fails here with CLT_ERR_IO. */
-clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, const clt_world_t *world,
+clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, clt_world_t *world,
                                clt_output_t **out, char *message, size_t message_size);
 
 /* clt_output_create with flags: CLT_OUTPUT_OVERWRITE replaces existing final files at close
  * (without it, an existing OUT.h5 or OUT.csv is CLT_ERR_IO before anything is written). */
 #define CLT_OUTPUT_OVERWRITE 1u
-clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene, const clt_world_t *world,
+clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene, clt_world_t *world,
                                      unsigned flags, clt_output_t **out, char *message, size_t message_size);
 
 /* Reopens a finished or interrupted run for continuation: copies path to path + ".tmp" (and its
@@ -89,7 +89,7 @@ clt_status_t clt_output_resume_colony(const char *path, clt_log_fn log, void *lo
 
 /* Records the step just taken: one diagnostics row (HDF5 and CSV) and, when the step count is a
  * multiple of the output interval, a trajectory frame. */
-clt_status_t clt_output_record_step(clt_output_t *out, const clt_world_t *world);
+clt_status_t clt_output_record_step(clt_output_t *out, clt_world_t *world);
 
 /* Records a trajectory frame of the world's current state now, off the output interval (nothing
  * when the last frame is of this step). clatter run records the end of a colony run so (its last
@@ -145,7 +145,7 @@ typedef struct clt_run_loop_t {
    * clt_run_result_t.stop_code (clatter run returns the signal that arrived; Python an exception). */
   int (*stop)(void *user);
   /* Optional, after each step is recorded (progress, statistics). */
-  void (*stepped)(void *user, const clt_world_t *world);
+  void (*stepped)(void *user, clt_world_t *world);
   void *user;
 } clt_run_loop_t;
 

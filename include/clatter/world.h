@@ -586,8 +586,10 @@ typedef struct clt_diagnostics_t {
 } clt_diagnostics_t;
 
 /* Diagnostics of the last step (all zero before the first step except bodies, energies and
- * infeasibility, which describe the current state). */
-clt_status_t clt_world_get_diagnostics(const clt_world_t *world, clt_diagnostics_t *out);
+ * infeasibility, which describe the current state). The world is not const: after an edit or a
+ * state set (no step since), the state's description is computed here, which runs the contact
+ * query over all shape pairs in the step workspace and keeps the result until the next change. */
+clt_status_t clt_world_get_diagnostics(clt_world_t *world, clt_diagnostics_t *out);
 
 /* Memory of a world, buffer by buffer (for tools and benchmarks): the world's storage (bodies,
  * states, shapes, joints, …) and its step workspace's buffers (workspace true). bytes is the

@@ -232,7 +232,7 @@ bool output_flush(clt_output_t *out) {
   return ok;
 }
 
-static bool record_row(clt_output_t *out, const clt_world_t *world) {
+static bool record_row(clt_output_t *out, clt_world_t *world) {
   clt_diagnostics_t d;
   if (clt_world_get_diagnostics(world, &d) != CLT_OK) return false;
   /* The step-0 row describes the initial state (world.h: step and t are 0 before any step). */
@@ -321,12 +321,12 @@ static bool frame_due(const clt_output_t *out, int64_t step) {
   return step % out->options.interval_steps == 0;
 }
 
-clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, const clt_world_t *world,
+clt_status_t clt_output_create(const char *path, const clt_scene_t *scene, clt_world_t *world,
                                clt_output_t **result, char *message, size_t message_size) {
   return clt_output_create_flags(path, scene, world, 0u, result, message, message_size);
 }
 
-clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene, const clt_world_t *world,
+clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene, clt_world_t *world,
                                      unsigned flags, clt_output_t **result, char *message, size_t message_size) {
   *result = NULL;
   clt_output_t *out = output_alloc(path, scene);
@@ -391,7 +391,7 @@ clt_status_t clt_output_create_flags(const char *path, const clt_scene_t *scene,
   return CLT_OK;
 }
 
-clt_status_t clt_output_record_step(clt_output_t *out, const clt_world_t *world) {
+clt_status_t clt_output_record_step(clt_output_t *out, clt_world_t *world) {
   if (out->failed) return CLT_ERR_IO;
   clt_h5_silence_t quiet = clt_h5_silence();
   errno = 0;
