@@ -1,5 +1,7 @@
 /* clatter — command-line entry point: dispatches to the subcommands of commands.h. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -37,6 +39,12 @@ int main(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
   clt_output_no_exit_handler(); /* before any HDF5 call: output.h says why */
+  /* The library runs every LAPACK call on one BLAS thread (base/algebra.h: the same bits for any
+   * thread count), so OpenBLAS's worker threads only spin: started with one thread per core they
+   * took 0.38 s of CPU where 0.25 s sufficed for 20 000 steps of chain6 (the same wall time), and
+   * bench/peers' chain6 0.023 against 0.010 CPU ms a step. Before LAPACK is opened, and unless the
+   * user chose a count (docs/library.md "BLAS threads"). */
+  setenv("OPENBLAS_NUM_THREADS", "1", 0);
   if (argc < 2) {
     return clt_cmd_run(argc - 1, argv + 1);
   }

@@ -445,6 +445,10 @@ static int split(char *text, char *items[MAX_LIST]) {
 }
 
 int main(int argc, char **argv) {
+  /* As `clatter run` does (tools/main.c): clatter runs LAPACK on one BLAS thread, and OpenBLAS's
+   * idle workers would only add spinning to the CPU time; no other engine here uses OpenBLAS.
+   * An explicit OPENBLAS_NUM_THREADS is kept (README.md "BLAS threads"). */
+  setenv("OPENBLAS_NUM_THREADS", "1", 0);
   driver_options_t opt;
   memset(&opt, 0, sizeof opt);
   opt.first = 300;
