@@ -84,7 +84,7 @@
 
 #include "base/pages.h"
 #include "math/vec.h"
-#include "steppers/colouring.h"
+#include "solvers/colouring.h"
 #include "steppers/relaxed.h"
 #include "base/parallel.h"
 

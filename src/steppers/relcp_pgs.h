@@ -4,6 +4,7 @@
 #define CLATTER_STEPPERS_RELCP_PGS_H
 
 #include "clatter/solvers.h"
+#include "solvers/body_rows.h"
 #include "steppers/relcp.h"
 
 typedef struct clt_relcp_pgs_options_t {
@@ -14,12 +15,18 @@ typedef struct clt_relcp_pgs_options_t {
   clt_arena_t *arena; /* the step's (base/arena.h): the sweep's colouring and packed rows; NULL: its own */
 } clt_relcp_pgs_options_t;
 
-/* y = A x = h Dᵀ (B (D x)) over the work's count constraints (stage_relcp_solve.c; needs the
- * per-body lists of its build step). Leaves B D x in work->accumulator for the bodies with a
- * constraint. Bit-identical for any thread count and for `parallel` on or off. */
+/* The pass's constraints as a body-block operator (solvers/body_rows.h): A = h Dᵀ B D over the
+ * work's count constraints, u = work->accumulator (stage_relcp_solve.c; needs the per-body lists of
+ * its build step). bodies: the world's body count (0 where only products are taken). */
+clt_body_rows_t clt_relcp_operator(const clt_relcp_work_t *work, int bodies, double h);
+
+/* y = A x = h Dᵀ (B (D x)) (clt_body_rows_apply of clt_relcp_operator): leaves B D x in
+ * work->accumulator for the bodies with a constraint. Bit-identical for any thread count and for
+ * `parallel` on or off. */
 void clt_relcp_apply(const clt_relcp_work_t *work, double h, bool parallel, const double *x, double *y);
 
-/* Solves λ ≥ 0 ⊥ A λ + b ≥ 0 (A = h Dᵀ B D, b = work->b, n = work->count) by projected Gauss–Seidel
+/* clt_body_pgs_solve (solvers/body_pgs.h) on the pass: solves λ ≥ 0 ⊥ A λ + b ≥ 0 (A = h Dᵀ B D,
+ * b = work->b, n = work->count) by projected Gauss–Seidel
  * (over-relaxed by ω) over constraints coloured so that no two of a colour share a dynamic body,
  * keeping B D λ per body in work->accumulator: one scalar update is O(1). work->diagonal must hold
  * diag(A); work->lambda is the start (warm: the recursion's padded λ) and the answer; work->w

@@ -65,32 +65,15 @@ static double side_dot(const double lin[3], const double ang[3], const double *u
   return lin[0] * u[0] + lin[1] * u[1] + lin[2] * u[2] + ang[0] * u[3] + ang[1] * u[4] + ang[2] * u[5];
 }
 
-/* acc_b = Σ over body b's entries of x_k · B J_{k,side}ᵀ, for one body. */
-static void accumulate_body(const clt_relcp_work_t *w, int body, const double *x, double acc[6]) {
-  for (int k = 0; k < 6; k++) acc[k] = 0.0;
-  for (int e = w->body_start[body]; e < w->body_start[body + 1]; e++) {
-    int p = w->body_entry[e] >> 1, side = w->body_entry[e] & 1;
-    const double *m = w->bj + 12 * (size_t)p + 6 * (size_t)side;
-    double xp = x[p];
-    for (int k = 0; k < 6; k++) acc[k] += xp * m[k];
-  }
+clt_body_rows_t clt_relcp_operator(const clt_relcp_work_t *w, int bodies, double h) {
+  clt_body_rows_t op = {w->count, bodies, w->jr, w->bj, w->jb, w->body_start, w->body_entry,
+                        w->active, w->active_count, h, w->accumulator};
+  return op;
 }
 
 void clt_relcp_apply(const clt_relcp_work_t *w, double h, bool parallel, const double *x, double *y) {
-  int na = w->active_count, n = w->count;
-  double *u = w->accumulator;
-  CLT_PARALLEL_FOR_IF(parallel, schedule(static),
-  for (int k = 0; k < na; k++) accumulate_body(w, w->active[k], x, u + 6 * (size_t)w->active[k]);
-  );
-  CLT_PARALLEL_FOR_IF(parallel, schedule(static),
-  for (int p = 0; p < n; p++) {
-    const double *j = w->jr + 12 * (size_t)p;
-    int ba = w->jb[2 * p], bb = w->jb[2 * p + 1];
-    double s = 0.0;
-    if (ba >= 0) s += side_dot(j, j + 3, u + 6 * (size_t)ba);
-    if (bb >= 0) s += side_dot(j + 6, j + 9, u + 6 * (size_t)bb);
-    y[p] = h * s;
-  });
+  clt_body_rows_t op = clt_relcp_operator(w, 0, h);
+  clt_body_rows_apply(&op, parallel, x, y);
 }
 
 static void op_apply(void *user, const double *x, double *y) {

@@ -22,7 +22,7 @@
 
 #include "clatter/world.h"
 #include "dynamics/world_internal.h"
-#include "steppers/colouring.h"
+#include "solvers/colouring.h"
 #include "steppers/relcp.h"
 #include "steppers/relcp_pgs.h"
 #include "relcp_test_lcp.h"

@@ -1,10 +1,10 @@
 /* Greedy colouring of two-body items (contacts, constraint rows) for parallel Gauss–Seidel sweeps
  * that stay bit-identical for any thread count (SPEC.md §2.2): items of one colour share no dynamic
  * body, so within a colour every update reads and writes only its own two bodies and the thread
- * schedule cannot change a number. Used by relcp_pgs.c (constraint rows) and relaxed_bgs.c (the
+ * schedule cannot change a number. Used by body_pgs.c (constraint rows) and steppers/relaxed_bgs.c (the
  * relaxed scheme's contact blocks). */
-#ifndef CLATTER_STEPPERS_COLOURING_H
-#define CLATTER_STEPPERS_COLOURING_H
+#ifndef CLATTER_SOLVERS_COLOURING_H
+#define CLATTER_SOLVERS_COLOURING_H
 
 #include <stdint.h>
 

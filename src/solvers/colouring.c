@@ -1,5 +1,5 @@
 /* Greedy two-body colouring (colouring.h). */
-#include "steppers/colouring.h"
+#include "solvers/colouring.h"
 
 #include <string.h>
 
