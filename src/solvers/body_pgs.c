@@ -122,6 +122,12 @@ clt_status_t clt_body_pgs_solve(const clt_body_rows_t *op, const double *b, cons
   int n = op->n;
   double omega = o->relaxation;
   memset(r, 0, sizeof *r);
+  if (op->jac_stride != CLT_BODY_ROWS_PACKED_JAC || op->body_stride != CLT_BODY_ROWS_PACKED_BODY) {
+    /* (the colouring reads the bodies as one packed array) */
+    r->status = CLT_SOLVE_ERROR;
+    snprintf(r->message, sizeof r->message, "bgs: the operator's rows must be packed");
+    return CLT_ERR_INVALID_ARGUMENT;
+  }
   if (!(omega > 0.0 && omega < 2.0)) {
     r->status = CLT_SOLVE_ERROR;
     snprintf(r->message, sizeof r->message, "bgs: relaxation %g outside (0, 2)", omega);

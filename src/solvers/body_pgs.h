@@ -19,7 +19,7 @@ typedef struct clt_body_pgs_options_t {
  * over rows coloured so that no two of a colour share a body, keeping M̂⁻¹ Jᵀ λ per body in op->u:
  * one scalar update is O(1). diagonal must hold diag(A); lambda is the start (projected onto
  * λ ≥ 0) and the answer; w receives A λ + b of the answer. op->bodies sizes the colouring's
- * per-body masks. result: iterations = sweeps, residual as solvers.h (‖min(λ, w)‖∞ / (1 + ‖b‖∞),
+ * per-body masks; its rows must be packed (CLT_BODY_ROWS_PACKED_*, else CLT_ERR_INVALID_ARGUMENT). result: iterations = sweeps, residual as solvers.h (‖min(λ, w)‖∞ / (1 + ‖b‖∞),
  * from a fresh product), status SOLVED only if it meets the tolerance, MAX_ITERATIONS otherwise,
  * ERROR (with a message) for a non-positive diagonal or a non-finite iterate. Returns
  * CLT_ERR_OUT_OF_MEMORY or CLT_ERR_INVALID_ARGUMENT (ω outside (0, 2)), else CLT_OK. The numbers

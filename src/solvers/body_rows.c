@@ -20,16 +20,26 @@ static void accumulate_body(const clt_body_rows_t *op, int body, const double *x
   }
 }
 
-void clt_body_rows_apply(const clt_body_rows_t *op, bool parallel, const double *x, double *y) {
-  int na = op->active_count, n = op->n;
+void clt_body_rows_accumulate(const clt_body_rows_t *op, bool parallel, const double *x) {
+  int na = op->active_count;
   double *u = op->u;
+  const int *active = op->active;
   CLT_PARALLEL_FOR_IF(parallel, schedule(static),
-  for (int k = 0; k < na; k++) accumulate_body(op, op->active[k], x, u + 6 * (size_t)op->active[k]);
-  );
+  for (int k = 0; k < na; k++) {
+    int b = active ? active[k] : k;
+    accumulate_body(op, b, x, u + 6 * (size_t)b);
+  });
+}
+
+void clt_body_rows_apply(const clt_body_rows_t *op, bool parallel, const double *x, double *y) {
+  int n = op->n;
+  const double *u = op->u;
+  clt_body_rows_accumulate(op, parallel, x);
   CLT_PARALLEL_FOR_IF(parallel, schedule(static),
   for (int p = 0; p < n; p++) {
-    const double *j = op->jac + 12 * (size_t)p;
-    int ba = op->body[2 * p], bb = op->body[2 * p + 1];
+    const double *j = clt_body_rows_jac(op, p);
+    const int *body = clt_body_rows_body(op, p);
+    int ba = body[0], bb = body[1];
     double s = 0.0;
     if (ba >= 0) s += side_dot(j, j + 3, u + 6 * (size_t)ba);
     if (bb >= 0) s += side_dot(j + 6, j + 9, u + 6 * (size_t)bb);

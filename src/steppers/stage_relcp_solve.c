@@ -66,8 +66,10 @@ static double side_dot(const double lin[3], const double ang[3], const double *u
 }
 
 clt_body_rows_t clt_relcp_operator(const clt_relcp_work_t *w, int bodies, double h) {
-  clt_body_rows_t op = {w->count, bodies, w->jr, w->bj, w->jb, w->body_start, w->body_entry,
-                        w->active, w->active_count, h, w->accumulator};
+  clt_body_rows_t op = {.n = w->count, .bodies = bodies, .jac = w->jr, .minv_jt = w->bj, .body = w->jb,
+                        .jac_stride = CLT_BODY_ROWS_PACKED_JAC, .body_stride = CLT_BODY_ROWS_PACKED_BODY,
+                        .body_start = w->body_start, .body_entry = w->body_entry,
+                        .active = w->active, .active_count = w->active_count, .scale = h, .u = w->accumulator};
   return op;
 }
 

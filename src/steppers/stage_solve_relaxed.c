@@ -38,6 +38,7 @@
 #include "base/pages.h"
 #include "clatter/solvers.h"
 #include "math/vec.h"
+#include "solvers/body_rows.h"
 #include "steppers/relaxed.h"
 #include "base/parallel.h"
 
@@ -59,48 +60,24 @@
  * where 4 solves did not suffice, from 0.44 to 0.28 mm). */
 #define RELAXED_DEMAND_MARGIN 0.25
 
-typedef struct relaxed_op_t {
-  int n;             /* unknowns = rows of G */
-  const clt_row_t *rows;
-  const double *minv; /* 12 per row: M̂⁻¹ J_Aᵀ, M̂⁻¹ J_Bᵀ */
-  int bodies;
-  const int *body_start; /* bodies + 1 */
-  const int *body_entry; /* 2·row + side, rows in increasing order per body */
-  double *u;             /* 6 per body: M̂⁻¹ Gᵀ x */
-} relaxed_op_t;
-
-static void accumulate_bodies(const relaxed_op_t *r, const double *x) {
-  int nb = r->bodies;
-  CLT_PARALLEL_FOR_IF(r->n >= RELAXED_PARALLEL_MIN, schedule(static),
-  for (int b = 0; b < nb; b++) {
-    double acc[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    for (int e = r->body_start[b]; e < r->body_start[b + 1]; e++) {
-      int p = r->body_entry[e] >> 1, side = r->body_entry[e] & 1;
-      const double *m = r->minv + 12 * (size_t)p + 6 * (size_t)side;
-      double xp = x[p];
-      for (int k = 0; k < 6; k++) acc[k] += xp * m[k];
-    }
-    memcpy(r->u + 6 * (size_t)b, acc, sizeof acc);
-  });
+/* The step's QP operator G M̂⁻¹ Gᵀ as a body-block operator (solvers/body_rows.h) over the rows of
+ * the problem: their Jacobians in place in the clt_row_t records, M̂⁻¹ Jᵀ 12 per row, every body
+ * accumulated (active NULL), scale 1. */
+static clt_body_rows_t relaxed_operator(const clt_row_t *rows, const double *minv, int n, int bodies,
+                                        const int *body_start, const int *body_entry, double *u) {
+  _Static_assert(sizeof(clt_jacobian_row_t) == 12 * sizeof(double), "J_A, J_B: 12 doubles in a row record");
+  _Static_assert(offsetof(clt_row_t, body_b) == offsetof(clt_row_t, body_a) + sizeof(int), "two body ints");
+  clt_body_rows_t op = {.n = n, .bodies = bodies, .jac = n > 0 ? (const double *)(const void *)&rows[0].jac : NULL, .minv_jt = minv,
+                        .body = n > 0 ? &rows[0].body_a : NULL, .jac_stride = sizeof *rows, .body_stride = sizeof *rows,
+                        .body_start = body_start, .body_entry = body_entry, .active = NULL,
+                        .active_count = bodies, .scale = 1.0, .u = u};
+  return op;
 }
 
-static double side_dot(const double lin[3], const double ang[3], const double *u) {
-  return lin[0] * u[0] + lin[1] * u[1] + lin[2] * u[2] + ang[0] * u[3] + ang[1] * u[4] + ang[2] * u[5];
-}
-
-/* y = G M̂⁻¹ Gᵀ x. */
+/* y = G M̂⁻¹ Gᵀ x (an operator callback for the solvers of clatter/solvers.h). */
 static void relaxed_apply(void *user, const double *x, double *y) {
-  relaxed_op_t *r = user;
-  accumulate_bodies(r, x);
-  int n = r->n;
-  CLT_PARALLEL_FOR_IF(n >= RELAXED_PARALLEL_MIN, schedule(static),
-  for (int p = 0; p < n; p++) {
-    const clt_row_t *row = &r->rows[p];
-    double s = 0.0;
-    if (row->body_a >= 0) s += side_dot(row->jac.linear_a, row->jac.angular_a, r->u + 6 * (size_t)row->body_a);
-    if (row->body_b >= 0) s += side_dot(row->jac.linear_b, row->jac.angular_b, r->u + 6 * (size_t)row->body_b);
-    y[p] = s;
-  });
+  const clt_body_rows_t *op = user;
+  clt_body_rows_apply(op, op->n >= RELAXED_PARALLEL_MIN, x, y);
 }
 
 static void side_minv(const clt_world_t *world, const clt_step_work_t *w, int body, const double lin[3],
@@ -1259,7 +1236,7 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
   memset(&q, 0, sizeof q);
   if (!build_problem(world, w, r, &q))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed QP)");
-  relaxed_op_t op_data = {q.n, q.rows, q.minv, world->body_count, q.body_start, q.body_entry, q.u};
+  clt_body_rows_t op_data = relaxed_operator(q.rows, q.minv, q.n, world->body_count, q.body_start, q.body_entry, q.u);
   clt_operator_t op = {q.n, relaxed_apply, &op_data, NULL, NULL};
   clt_lcp_t problem = {q.n, NULL, &op, q.b, q.nj, NULL, 0};
   clt_cone_set_t cones = {q.nc, q.cone_dim, q.cone_start, q.mu};
@@ -1296,7 +1273,7 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
   w->lcp_n = nstd;
   w->z_bracket = false;
   if (usable) {
-    accumulate_bodies(&op_data, q.x);
+    clt_body_rows_accumulate(&op_data, op_data.n >= RELAXED_PARALLEL_MIN, q.x);
     for (int i = 0; i < world->body_count; i++) {
       if (world->bodies[i].type != CLT_BODY_DYNAMIC) continue;
       const double *u = q.u + 6 * (size_t)i;
