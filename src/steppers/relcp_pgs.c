@@ -3,11 +3,8 @@
  * the lists) handed to the solver layer's coloured PGS (solvers/body_pgs.c). */
 #include "steppers/relcp_pgs.h"
 
-#include "solvers/body_pgs.h"
-
 clt_status_t clt_relcp_pgs_solve(const clt_relcp_work_t *w, int body_count, double h,
                                  const clt_relcp_pgs_options_t *o, clt_solve_result_t *r) {
   clt_body_rows_t op = clt_relcp_operator(w, body_count, h);
-  clt_body_pgs_options_t po = {o->tolerance, o->max_sweeps, o->relaxation, o->parallel, o->arena};
-  return clt_body_pgs_solve(&op, w->b, w->diagonal, w->lambda, w->w, &po, r);
+  return clt_body_pgs_solve(&op, w->b, w->diagonal, w->lambda, w->w, o, r);
 }

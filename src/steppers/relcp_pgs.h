@@ -4,16 +4,11 @@
 #define CLATTER_STEPPERS_RELCP_PGS_H
 
 #include "clatter/solvers.h"
-#include "solvers/body_rows.h"
+#include "solvers/body_pgs.h"
 #include "steppers/relcp.h"
 
-typedef struct clt_relcp_pgs_options_t {
-  double tolerance;  /* on the scaled LCP residual of solvers.h */
-  int max_sweeps;
-  double relaxation; /* ω in (0, 2) */
-  bool parallel;     /* sweep each colour with OpenMP (the numbers do not depend on it) */
-  clt_arena_t *arena; /* the step's (base/arena.h): the sweep's colouring and packed rows; NULL: its own */
-} clt_relcp_pgs_options_t;
+/* tolerance, max_sweeps, relaxation ω, parallel, arena: as the solver layer's (solvers/body_pgs.h) */
+typedef clt_body_pgs_options_t clt_relcp_pgs_options_t;
 
 /* The pass's constraints as a body-block operator (solvers/body_rows.h): A = h Dᵀ B D over the
  * work's count constraints, u = work->accumulator (stage_relcp_solve.c; needs the per-body lists of
