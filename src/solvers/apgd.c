@@ -62,7 +62,6 @@ clt_status_t lcp_solve_apgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
   }
   const double *q = p->q;
   double scale = 1.0 + lcp_norm_inf(n, q);
-  double L = lcp_qp_lipschitz_guess(p, x, mx, o->threads);
   if (o->warm_start)
     memcpy(x, z, bytes);
   else
@@ -77,8 +76,20 @@ clt_status_t lcp_solve_apgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
   for (int i = 0; i < n; i++) wv[i] = mx[i] + q[i];
   best_res = lcp_cone_residual_abs(p, cones, x, wv);
   memcpy(best, x, bytes);
-  if (best_res / scale <= o->tolerance) r->status = CLT_SOLVE_SOLVED;
-  while (r->status != CLT_SOLVE_SOLVED && it < o->max_iterations) {
+  if (best_res / scale <= o->tolerance) {
+    /* the start meets the tolerance (a warm start at rest): its product is fresh, and w = M z + q
+     * is already the sum lcp_apply forms */
+    memcpy(z, x, bytes);
+    r->status = CLT_SOLVE_SOLVED;
+    r->iterations = 0;
+    r->residual_abs = best_res;
+    r->residual = best_res / scale;
+    r->message[0] = '\0';
+    clt_scratch_end(&scratch);
+    return CLT_OK;
+  }
+  double L = lcp_qp_lipschitz_guess(p, xn, mxn, o->threads);
+  while (it < o->max_iterations) {
     it++;
     for (int i = 0; i < n; i++) g[i] = my[i] + q[i];
     for (int tries = 0;; tries++) {
