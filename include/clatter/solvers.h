@@ -118,8 +118,10 @@ typedef struct clt_lcp_t {
  *    secondary ray.
  *  - CLT_SOLVER_BGS: needs M, or op with diagonal and row_dot (scalar blocks); with block_start,
  *    exact local LCPs per block (SPEC.md §2.2); iterations = sweeps.
- *  - CLT_SOLVER_APGD, CLT_SOLVER_BBPGD: symmetric PSD M (or an op the caller knows to be);
- *    iterations = gradient steps.
+ *  - CLT_SOLVER_APGD, CLT_SOLVER_BBPGD: symmetric PSD M (or an op the caller knows to be); a
+ *    solve that iterated ends with a face refinement (conjugate gradients on the face of its
+ *    answer, kept only if feasible with a lower residual; docs/stepping.md "Face refinement");
+ *    iterations = gradient steps plus the refinement's products, together ≤ max_iterations.
  *  - CLT_SOLVER_MPRGP: the same problems, by conjugate gradients on the face of the iterate with
  *    proportioning and expansion steps (src/solvers/mprgp.c); iterations = operator products.
  *    An LCP without a solution (the QP unbounded below) ends in CLT_SOLVE_ERROR, "unbounded".

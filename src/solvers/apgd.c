@@ -151,6 +151,7 @@ clt_status_t lcp_solve_apgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
     memcpy(z, best, bytes);
   /* The reported residual always comes from a fresh product. */
   lcp_finish_projected(p, cones, o, z, q, wv, it, scale, "apgd", r);
+  r->iterations += lcp_qp_refine_face(p, cones, o, a, it, scale, z, wv, r);
   clt_scratch_end(&scratch);
   return CLT_OK;
 }

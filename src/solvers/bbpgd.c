@@ -127,6 +127,7 @@ clt_status_t lcp_solve_bbpgd(const clt_lcp_t *p, const clt_cone_set_t *cones,
   if (r->status != CLT_SOLVE_SOLVED) memcpy(x, best, bytes);
   memcpy(z, x, bytes);
   lcp_finish_projected(p, cones, o, z, q, wv, it, scale, "bbpgd", r);
+  r->iterations += lcp_qp_refine_face(p, cones, o, a, it, scale, z, wv, r);
   clt_scratch_end(&scratch);
   return CLT_OK;
 }

@@ -90,6 +90,17 @@ void lcp_finish_projected(const clt_lcp_t *p, const clt_cone_set_t *cones, const
                           const double *z, const double *q, double *wv, int iterations, double scale,
                           const char *name, clt_solve_result_t *r);
 
+/* The face refinement after a projected-gradient solve of `iterations` iterations (qp_face.c;
+ * none after 0 or an error): conjugate gradients, at most max(10, min(iterations, n)) products with
+ * M and no more than o->max_iterations − iterations (scratch from arena), on the equations w_F = 0
+ * of the face z lies on.
+ * z, w = M z + q and r (its residual, residual_abs and status, which a residual within the
+ * tolerance promotes to solved) are replaced only by a feasible point with a lower residual.
+ * scale: 1 + ‖q‖∞. Returns the products used. */
+int lcp_qp_refine_face(const clt_lcp_t *p, const clt_cone_set_t *cones, const clt_solver_options_t *o,
+                       clt_arena_t *arena, int iterations, double scale, double *z, double *w,
+                       clt_solve_result_t *r);
+
 /* Relative asymmetry max|M − Mᵀ| / max|M| of an explicit matrix (0 for operators). */
 double lcp_asymmetry(const clt_matrix_t *M);
 

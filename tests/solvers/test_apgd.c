@@ -4,7 +4,7 @@
  * for any thread count; the second-order-cone QP for APGD and BBPGD (μ = 0 reduces to an LCP on the
  * normals; they agree); for MPRGP also a column of stacked bodies (CG's finite termination on the
  * face, against BBPGD's iteration count), repeated constraint rows (singular M) and an LCP without
- * a solution. */
+ * a solution; the face refinement that ends an APGD or BBPGD solve. */
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
@@ -379,6 +379,71 @@ static void mprgp_singular(void) {
   free(zr);
 }
 
+/* The face refinement (docs/stepping.md "Face refinement"): a cone QP whose solution sticks,
+ * every cone strictly inside at w = 0, with a singular M = J Jᵀ (48 unknowns, rank 24, as four
+ * points a side make a box stack's). APGD and BBPGD stop at their tolerance 1e-6 and the
+ * refinement takes the answer to round-off; warm-started from it, nothing to do; a cap on the
+ * iterations caps the refinement too. */
+static void face_refinement(void) {
+  gen_rng_t rng = {77u};
+  enum { NC = 16, N = 3 * NC, K = 24 };
+  static double J[N * K], M[N * N], q[N], zstar[N], z[N];
+  for (int i = 0; i < N * K; i++) J[i] = gen_sym(&rng);
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      double s = 0.0;
+      for (int k = 0; k < K; k++) s += J[i * K + k] * J[j * K + k];
+      M[i * N + j] = s;
+    }
+  int start[NC];
+  double mu[NC];
+  for (int c = 0; c < NC; c++) {
+    start[c] = 3 * c;
+    mu[c] = 0.5;
+    zstar[3 * c] = 1.0 + gen_uniform(&rng);
+    zstar[3 * c + 1] = 0.3 * mu[c] * zstar[3 * c] * gen_sym(&rng);
+    zstar[3 * c + 2] = 0.3 * mu[c] * zstar[3 * c] * gen_sym(&rng);
+  }
+  for (int i = 0; i < N; i++) {
+    double s = 0.0;
+    for (int j = 0; j < N; j++) s += M[i * N + j] * zstar[j];
+    q[i] = -s; /* w(z*) = 0 */
+  }
+  clt_cone_set_t cs = {.count = NC, .dim = 3, .start = start, .mu = mu};
+  clt_matrix_t Mm = {.kind = CLT_MATRIX_DENSE, .rows = N, .cols = N, .values = M};
+  clt_lcp_t lcp = {.n = N, .M = &Mm, .q = q};
+  for (int s = 0; s < 2; s++) {
+    clt_solver_kind_t solver = qp_solvers[s];
+    clt_solver_options_t o = clt_default_solver_options();
+    o.tolerance = 1e-6;
+    clt_solve_result_t r;
+    memset(z, 0, sizeof z);
+    CHECK(clt_cone_qp_solve(solver, &lcp, &cs, &o, z, NULL, &r) == CLT_OK);
+    printf("face refinement %s: %s, %d iterations, residual %.3g (tolerance 1e-6)\n", clt_solver_kind_name(solver),
+           clt_solver_status_name(r.status), r.iterations, r.residual);
+    CHECK(r.status == CLT_SOLVE_SOLVED);
+    CHECK_LE(r.residual, 1e-12);
+    CHECK_NEAR(r.residual, clt_cone_qp_residual(&lcp, &cs, z), 1e-15);
+    for (int c = 0; c < NC; c++) CHECK_LE(hypot(z[3 * c + 1], z[3 * c + 2]), mu[c] * z[3 * c]);
+    /* warm-started from its own answer: no iteration, the same answer */
+    double again[N];
+    memcpy(again, z, sizeof z);
+    o.warm_start = true;
+    clt_solve_result_t r2;
+    CHECK(clt_cone_qp_solve(solver, &lcp, &cs, &o, again, NULL, &r2) == CLT_OK);
+    CHECK(r2.status == CLT_SOLVE_SOLVED && r2.iterations == 0);
+    CHECK(memcmp(again, z, sizeof z) == 0);
+    /* capped below what the solve needs: the refinement stays within the cap */
+    o.warm_start = false;
+    o.max_iterations = 5;
+    memset(z, 0, sizeof z);
+    CHECK(clt_cone_qp_solve(solver, &lcp, &cs, &o, z, NULL, &r2) == CLT_OK);
+    printf("  capped at 5: %s, %d iterations, residual %.3g\n", clt_solver_status_name(r2.status), r2.iterations,
+           r2.residual);
+    CHECK(r2.status == CLT_SOLVE_MAX_ITERATIONS && r2.iterations == 5);
+  }
+}
+
 int main(void) {
   column();
   mprgp_singular();
@@ -387,5 +452,6 @@ int main(void) {
   random_problems();
   cones();
   operator_and_threads();
+  face_refinement();
   return clt_test_finish();
 }
