@@ -254,6 +254,7 @@ bool clt_world_planar(const clt_world_t *world);               /* world_def.plan
 double clt_world_time(const clt_world_t *world);               /* NULL: NaN */
 int64_t clt_world_step_count(const clt_world_t *world);        /* NULL: 0 */
 double clt_world_time_step(const clt_world_t *world);          /* NULL: NaN */
+void clt_world_get_gravity(const clt_world_t *world, double out[3]); /* world_def.gravity; NULL: zeros */
 const clt_method_t *clt_world_method(const clt_world_t *world); /* NULL: NULL */
 
 /* ---------------------------------------------------------------------------------------------
@@ -449,6 +450,27 @@ const char *clt_joint_type_name(clt_joint_type_t type);
 clt_joint_type_t clt_joint_type_from_name(const char *name);
 clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def, clt_joint_id_t *out);
 int clt_world_joint_count(const clt_world_t *world); /* NULL: 0 */
+/* The i-th joint in creation order (0 ≤ i < joint count); a null id ({CLT_NULL_INDEX, 0}) for an
+ * index out of range or a NULL world. */
+clt_joint_id_t clt_world_joint_at(const clt_world_t *world, int i);
+
+/* A joint as the step holds it. Unlike clt_joint_def_t, anchors and axes are in each body's
+ * principal frame (the frame of clt_body_state_t: origin at the centre of mass, axes the principal
+ * axes; world frame for the ground), so that p = position + R(orientation) anchor is the anchor's
+ * world point at any state. */
+typedef struct clt_joint_info_t {
+  clt_joint_type_t type;
+  clt_body_id_t body_a;
+  clt_body_id_t body_b; /* clt_world_ground() for the world */
+  double anchor_a[3];
+  double anchor_b[3];
+  double axis_a[3];     /* unit (3D revolute and prismatic; as given, normalized, otherwise) */
+  double axis_b[3];
+  double distance;      /* distance joint: as resolved (the initial distance where the def's was < 0) */
+  const char *name;     /* "" if none; valid until the next joint is added */
+} clt_joint_info_t;
+
+clt_status_t clt_joint_get_info(const clt_world_t *world, clt_joint_id_t joint, clt_joint_info_t *out);
 
 /* ---------------------------------------------------------------------------------------------
  * Force elements */
@@ -507,6 +529,14 @@ int clt_world_force_count(const clt_world_t *world); /* NULL: 0 */
 /* The i-th force element in creation order (0 ≤ i < force count); a null id ({CLT_NULL_INDEX, 0})
  * for an index out of range or a NULL world. */
 clt_force_id_t clt_world_force_at(const clt_world_t *world, int i);
+
+/* A force element as the step holds it: clt_force_def_t's fields with the anchors and the axes in
+ * each body's principal frame (as clt_joint_info_t; world frame for the ground), the rest length
+ * resolved (the initial length where the def's was < 0), the applied force's constant part as last
+ * set (clt_force_set_applied). name: "" if none, valid until the next force element is added. */
+typedef clt_force_def_t clt_force_info_t;
+
+clt_status_t clt_force_get_info(const clt_world_t *world, clt_force_id_t force, clt_force_info_t *out);
 /* Sets the constant part of an applied force element (CLT_FORCE_APPLIED) from the next step on:
  * force [N] (world frame, at the centre of mass) and torque [N m] (world frame; 2D: torque[0]), as
  * clt_force_def_t.force and .torque; the amplitudes, frequency and phase stay. Actuation computed by

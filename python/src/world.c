@@ -343,6 +343,46 @@ static PyObject *world_body_info(WorldObject *self, PyObject *args) {
                        info.shape_count);
 }
 
+static int body_row(clt_body_id_t id) { return clt_body_id_is_null(id) ? -1 : (int)id.index; }
+
+static PyObject *world_joint_info(WorldObject *self, PyObject *args) {
+  int i;
+  if (!PyArg_ParseTuple(args, "i", &i)) return NULL;
+  if (check_ready(self) < 0) return NULL;
+  if (i < 0 || i >= clt_world_joint_count(self->world))
+    return PyErr_Format(PyExc_IndexError, "joint index %d out of range [0, %d)", i, clt_world_joint_count(self->world));
+  clt_joint_info_t j;
+  clt_status_t st = clt_joint_get_info(self->world, clt_world_joint_at(self->world, i), &j);
+  if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
+  return Py_BuildValue("{s:s,s:s,s:i,s:i,s:(ddd),s:(ddd),s:(ddd),s:(ddd),s:d}", "name", j.name, "type",
+                       clt_joint_type_name(j.type), "body_a", body_row(j.body_a), "body_b", body_row(j.body_b),
+                       "anchor_a", j.anchor_a[0], j.anchor_a[1], j.anchor_a[2], "anchor_b", j.anchor_b[0],
+                       j.anchor_b[1], j.anchor_b[2], "axis_a", j.axis_a[0], j.axis_a[1], j.axis_a[2], "axis_b",
+                       j.axis_b[0], j.axis_b[1], j.axis_b[2], "distance", j.distance);
+}
+
+static PyObject *world_force_info(WorldObject *self, PyObject *args) {
+  int i;
+  if (!PyArg_ParseTuple(args, "i", &i)) return NULL;
+  if (check_ready(self) < 0) return NULL;
+  if (i < 0 || i >= clt_world_force_count(self->world))
+    return PyErr_Format(PyExc_IndexError, "force index %d out of range [0, %d)", i, clt_world_force_count(self->world));
+  clt_force_info_t f;
+  clt_status_t st = clt_force_get_info(self->world, clt_world_force_at(self->world, i), &f);
+  if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
+  return Py_BuildValue("{s:s,s:s,s:i,s:i,s:(ddd),s:(ddd),s:(ddd),s:(ddd),s:d,s:d,s:(ddd),s:(ddd),s:d,s:d,s:d,s:s,"
+                       "s:(ddd),s:(ddd),s:d}",
+                       "name", f.name, "type", clt_force_type_name(f.type), "body_a", body_row(f.body_a), "body_b",
+                       body_row(f.body_b), "force", f.force[0], f.force[1], f.force[2], "torque", f.torque[0],
+                       f.torque[1], f.torque[2], "force_amplitude", f.force_amplitude[0], f.force_amplitude[1],
+                       f.force_amplitude[2], "torque_amplitude", f.torque_amplitude[0], f.torque_amplitude[1],
+                       f.torque_amplitude[2], "frequency", f.frequency, "phase", f.phase, "anchor_a", f.anchor_a[0],
+                       f.anchor_a[1], f.anchor_a[2], "anchor_b", f.anchor_b[0], f.anchor_b[1], f.anchor_b[2],
+                       "stiffness", f.stiffness, "damping", f.damping, "rest_length", f.rest_length, "treatment",
+                       clt_force_treatment_name(f.treatment), "axis_a", f.axis_a[0], f.axis_a[1], f.axis_a[2],
+                       "axis_b", f.axis_b[0], f.axis_b[1], f.axis_b[2], "rest_angle", f.rest_angle);
+}
+
 static PyObject *world_set_applied_force(WorldObject *self, PyObject *args) {
   int i;
   PyObject *force_obj, *torque_obj;
@@ -676,6 +716,13 @@ static PyObject *get_body_count(WorldObject *self, void *c) {
   (void)c;
   return check_ready(self) < 0 ? NULL : PyLong_FromLong(clt_world_body_count(self->world));
 }
+static PyObject *get_gravity(WorldObject *self, void *c) {
+  (void)c;
+  if (check_ready(self) < 0) return NULL;
+  double g[3];
+  clt_world_get_gravity(self->world, g);
+  return Py_BuildValue("(ddd)", g[0], g[1], g[2]);
+}
 static PyObject *get_joint_count(WorldObject *self, void *c) {
   (void)c;
   return check_ready(self) < 0 ? NULL : PyLong_FromLong(clt_world_joint_count(self->world));
@@ -714,6 +761,7 @@ static PyGetSetDef world_getset[] = {
     {"time_step", (getter)get_time_step, NULL, "The time step h [s].", NULL},
     {"dimension", (getter)get_dimension, NULL, "2 or 3.", NULL},
     {"body_count", (getter)get_body_count, NULL, "Number of bodies (a colony's grow as it steps).", NULL},
+    {"gravity", (getter)get_gravity, NULL, "Gravity (x, y, z) [m/s²] (2D: z is 0).", NULL},
     {"joint_count", (getter)get_joint_count, NULL, "Number of joints.", NULL},
     {"force_count", (getter)get_force_count, NULL, "Number of force elements.", NULL},
     {"cell_count", (getter)get_cell_count, NULL, "Cells of the scene's colony (0 without one).", NULL},
@@ -746,6 +794,14 @@ static PyMethodDef world_methods[] = {
     {"_set_body_state", (PyCFunction)world_set_body_state, METH_VARARGS, "_set_body_state(i, fields)."},
     {"body_info", (PyCFunction)world_body_info, METH_VARARGS,
      "body_info(i) -> dict: name, type, mass, inertia (principal moments), shape_count."},
+    {"joint_info", (PyCFunction)world_joint_info, METH_VARARGS,
+     "joint_info(i) -> dict: joint i (creation order) as the step holds it: name, type, body_a and body_b "
+     "(body indices, -1 for the ground), anchor_a, anchor_b, axis_a, axis_b in each body's principal frame "
+     "(the frame of position and orientation; world frame for the ground), distance (resolved)."},
+    {"force_info", (PyCFunction)world_force_info, METH_VARARGS,
+     "force_info(i) -> dict: force element i (creation order) as the step holds it: the fields of its scene "
+     "entry, with anchors and axes in each body's principal frame, rest_length resolved and the applied force's "
+     "constant part as last set."},
     {"_set_applied_force", (PyCFunction)world_set_applied_force, METH_VARARGS,
      "_set_applied_force(i, force, torque)."},
     {"contacts", (PyCFunction)world_contacts, METH_NOARGS,

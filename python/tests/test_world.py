@@ -41,6 +41,33 @@ def test_properties(scenes):
     assert "bodies=11" in repr(world).replace(" ", "") or "11 bodies" in repr(world)
 
 
+def test_joint_and_force_info(scenes):
+    """Joints and force elements as the step holds them: anchors in the principal frames, so that
+    position + R(orientation) anchor is the world point (include/clatter/world.h)."""
+    world = clatter.World.from_scene(scenes / "papers" / "chain6.json")
+    assert world.gravity == (0.0, 0.0, -9.81)
+    assert world.joint_count == 6
+    pin = world.joint_info(0)
+    assert pin["type"] == "spherical" and pin["name"] == "joint1"
+    assert pin["body_a"] == 0 and pin["body_b"] == -1
+    assert pin["anchor_a"] == pytest.approx((-0.05, 0.0, 0.0)) and pin["anchor_b"] == (0.0, 0.0, 0.0)
+    for i in range(1, 6):
+        j = world.joint_info(i)
+        assert (j["body_a"], j["body_b"]) == (i, i - 1)
+        a = world.position[j["body_a"]] + j["anchor_a"]  # the links are not turned at t = 0
+        b = world.position[j["body_b"]] + j["anchor_b"]
+        assert np.abs(a - b).max() < 1e-15
+    with pytest.raises(IndexError):
+        world.joint_info(6)
+    world = ball_on_floor()
+    world.set_applied_force("push", [1.0, 2.0, 3.0], [0.0, 0.0, 0.5])
+    push = world.force_info(0)
+    assert push["type"] == "applied" and push["name"] == "push" and push["body_a"] == 1
+    assert push["force"] == (1.0, 2.0, 3.0) and push["torque"] == (0.0, 0.0, 0.5)
+    with pytest.raises(IndexError):
+        world.force_info(1)
+
+
 def test_step_advances_time():
     world = ball_on_floor()
     world.step()

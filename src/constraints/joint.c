@@ -48,6 +48,35 @@ clt_joint_def_t clt_default_joint_def(clt_joint_type_t type) {
 
 int clt_world_joint_count(const clt_world_t *world) { return world ? world->joint_count : 0; }
 
+clt_joint_id_t clt_world_joint_at(const clt_world_t *world, int i) {
+  clt_joint_id_t id = {CLT_NULL_INDEX, 0};
+  if (!world || i < 0 || i >= world->joint_count) return id;
+  id.index = (uint32_t)i;
+  id.generation = world->joints[i].generation;
+  return id;
+}
+
+clt_status_t clt_joint_get_info(const clt_world_t *world, clt_joint_id_t joint, clt_joint_info_t *out) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  clt_world_t *w = (clt_world_t *)world; /* for the error message only */
+  if (joint.index >= (uint32_t)world->joint_count || world->joints[joint.index].generation != joint.generation)
+    return clt_world_fail(w, CLT_ERR_STALE_HANDLE, "joint get_info: joint id {%u, %u} names no joint", joint.index,
+                          joint.generation);
+  if (!out) return clt_world_fail(w, CLT_ERR_INVALID_ARGUMENT, "joint get_info: out must not be NULL");
+  const clt_joint_rec_t *j = &world->joints[joint.index];
+  memset(out, 0, sizeof *out);
+  out->type = j->type;
+  out->body_a = j->body_a >= 0 ? clt_world_body_at(world, j->body_a) : clt_world_ground();
+  out->body_b = j->body_b >= 0 ? clt_world_body_at(world, j->body_b) : clt_world_ground();
+  memcpy(out->anchor_a, j->anchor_a, sizeof out->anchor_a);
+  memcpy(out->anchor_b, j->anchor_b, sizeof out->anchor_b);
+  memcpy(out->axis_a, j->axis_a, sizeof out->axis_a);
+  memcpy(out->axis_b, j->axis_b, sizeof out->axis_b);
+  out->distance = j->distance;
+  out->name = j->name;
+  return CLT_OK;
+}
+
 void clt_joint_anchors(const clt_world_t *world, const clt_joint_rec_t *joint, double pa[3], double pb[3]) {
   clt_body_world_point(world, joint->body_a, joint->anchor_a, pa, NULL);
   clt_body_world_point(world, joint->body_b, joint->anchor_b, pb, NULL);

@@ -228,6 +228,36 @@ clt_force_id_t clt_world_force_at(const clt_world_t *world, int i) {
   return id;
 }
 
+clt_status_t clt_force_get_info(const clt_world_t *world, clt_force_id_t force, clt_force_info_t *out) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  clt_world_t *w = (clt_world_t *)world; /* for the error message only */
+  if (force.index >= (uint32_t)world->force_count || world->forces[force.index].generation != force.generation)
+    return clt_world_fail(w, CLT_ERR_STALE_HANDLE, "force get_info: force id {%u, %u} names no force element",
+                          force.index, force.generation);
+  if (!out) return clt_world_fail(w, CLT_ERR_INVALID_ARGUMENT, "force get_info: out must not be NULL");
+  const clt_force_rec_t *f = &world->forces[force.index];
+  *out = clt_default_force_def(f->type);
+  out->body_a = f->body_a >= 0 ? clt_world_body_at(world, f->body_a) : clt_world_ground();
+  out->body_b = f->body_b >= 0 ? clt_world_body_at(world, f->body_b) : clt_world_ground();
+  clt_v3_copy(out->force, f->force);
+  clt_v3_copy(out->torque, f->torque);
+  clt_v3_copy(out->force_amplitude, f->force_amplitude);
+  clt_v3_copy(out->torque_amplitude, f->torque_amplitude);
+  out->frequency = f->frequency;
+  out->phase = f->phase;
+  clt_v3_copy(out->anchor_a, f->anchor_a);
+  clt_v3_copy(out->anchor_b, f->anchor_b);
+  out->stiffness = f->stiffness;
+  out->damping = f->damping;
+  out->rest_length = f->rest_length;
+  out->treatment = f->treatment;
+  clt_v3_copy(out->axis_a, f->axis_a);
+  clt_v3_copy(out->axis_b, f->axis_b);
+  out->rest_angle = f->rest_angle;
+  out->name = f->name;
+  return CLT_OK;
+}
+
 clt_status_t clt_force_set_applied(clt_world_t *world, clt_force_id_t force, const double force_value[3],
                                    const double torque[3]) {
   if (!world) return CLT_ERR_INVALID_ARGUMENT;

@@ -99,6 +99,9 @@ int clt_world_material_count(const clt_world_t *world) { return world ? world->m
 double clt_world_time(const clt_world_t *world) { return world ? world->time : NAN; }
 int64_t clt_world_step_count(const clt_world_t *world) { return world ? world->step_count : 0; }
 double clt_world_time_step(const clt_world_t *world) { return world ? world->time_step : NAN; }
+void clt_world_get_gravity(const clt_world_t *world, double out[3]) {
+  for (int k = 0; k < 3; k++) out[k] = world ? world->gravity[k] : 0.0;
+}
 const clt_method_t *clt_world_method(const clt_world_t *world) { return world ? &world->method : NULL; }
 
 clt_status_t clt_world_fail(clt_world_t *world, clt_status_t status, const char *format, ...) {

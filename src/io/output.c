@@ -159,6 +159,9 @@ static bool write_static(clt_output_t *out, const clt_scene_t *scene, const clt_
   ok = ok && output_set_attr_int64(file, "total_steps", clt_scene_step_count(scene)) >= 0;
   /* what the solver_status column's not-solved rows missed (clatter info's summary) */
   ok = ok && output_set_attr_double(file, "tolerance", clt_world_method(world)->tolerance) >= 0;
+  double gravity[3];
+  clt_world_get_gravity(world, gravity);
+  ok = ok && output_set_attr_doubles(file, "gravity", 3, gravity) >= 0;
   if (clt_world_step_count(world) > 0) /* a run started from another run's checkpoint */
     ok = ok && output_set_attr_int64(file, "first_step", clt_world_step_count(world)) >= 0;
   ok = ok && output_set_attr_int64(file, "output_interval_steps", out->options.interval_steps) >= 0;
@@ -180,7 +183,7 @@ static bool write_static(clt_output_t *out, const clt_scene_t *scene, const clt_
   H5Tclose(type);
   if (!ok) return false;
 
-  return output_write_bodies(out, world, 0, out->body_count, true);
+  return output_write_bodies(out, world, 0, out->body_count, true) && output_write_links(file, world);
 }
 
 /* Appends the buffered rows and frames and flushes the CSV and the HDF5 file; refused (errno

@@ -241,3 +241,58 @@ bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
   out->vertex_rows = vertices;
   return ok;
 }
+
+/* The /links group: joints first, then the spring-dampers between two points (rotational ones
+ * and applied forces have no two points to draw). */
+bool output_write_links(hid_t file, const clt_world_t *world) {
+  int joints = clt_world_joint_count(world), forces = clt_world_force_count(world), n = 0;
+  for (int i = 0; i < forces; i++) {
+    clt_force_info_t f;
+    if (clt_force_get_info(world, clt_world_force_at(world, i), &f) == CLT_OK && f.type == CLT_FORCE_SPRING_DAMPER) n++;
+  }
+  n += joints;
+  if (n == 0) return true;
+  const char **type = calloc((size_t)n, sizeof *type), **name = calloc((size_t)n, sizeof *name);
+  int32_t *body = malloc(sizeof *body * 2 * (size_t)n);
+  double *anchor = malloc(sizeof *anchor * 6 * (size_t)n);
+  bool ok = type && name && body && anchor;
+  int row = 0;
+  for (int i = 0; ok && i < joints + forces; i++) {
+    clt_body_id_t a, b;
+    const double *pa, *pb;
+    clt_joint_info_t j;
+    clt_force_info_t f;
+    if (i < joints) {
+      ok = clt_joint_get_info(world, clt_world_joint_at(world, i), &j) == CLT_OK;
+      if (!ok) break;
+      type[row] = clt_joint_type_name(j.type);
+      name[row] = j.name;
+      a = j.body_a, b = j.body_b, pa = j.anchor_a, pb = j.anchor_b;
+    } else {
+      ok = clt_force_get_info(world, clt_world_force_at(world, i - joints), &f) == CLT_OK;
+      if (!ok) break;
+      if (f.type != CLT_FORCE_SPRING_DAMPER) continue;
+      type[row] = clt_force_type_name(f.type);
+      name[row] = f.name;
+      a = f.body_a, b = f.body_b, pa = f.anchor_a, pb = f.anchor_b;
+    }
+    body[2 * row] = clt_body_id_is_null(a) ? -1 : (int32_t)a.index;
+    body[2 * row + 1] = clt_body_id_is_null(b) ? -1 : (int32_t)b.index;
+    memcpy(anchor + 6 * row, pa, 3 * sizeof *anchor);
+    memcpy(anchor + 6 * row + 3, pb, 3 * sizeof *anchor);
+    row++;
+  }
+  hid_t g = ok ? output_create_group(file, "links") : -1;
+  ok = ok && g >= 0;
+  hsize_t two = 2, pair[2] = {2, 3}, chunk = (hsize_t)n;
+  ok = ok && put_strings(g, "type", type, n, true, chunk, 1) >= 0;
+  ok = ok && put_strings(g, "name", name, n, true, chunk, 1) >= 0;
+  ok = ok && put_rows(g, "body", H5T_STD_I32LE, H5T_NATIVE_INT32, 1, &two, (hsize_t)n, body, true, chunk) >= 0;
+  ok = ok && put_rows(g, "anchor", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 2, pair, (hsize_t)n, anchor, true, chunk) >= 0;
+  if (g >= 0) H5Gclose(g);
+  free(type);
+  free(name);
+  free(body);
+  free(anchor);
+  return ok;
+}

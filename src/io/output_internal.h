@@ -206,6 +206,7 @@ hid_t output_string_type(size_t length);
 herr_t output_set_attr_string(hid_t obj, const char *name, const char *value);
 herr_t output_set_attr_int64(hid_t obj, const char *name, int64_t v);
 herr_t output_set_attr_double(hid_t obj, const char *name, double v);
+herr_t output_set_attr_doubles(hid_t obj, const char *name, int count, const double *v); /* a 1-D attribute */
 hid_t output_create_group(hid_t loc, const char *name);
 hid_t output_whole_chunk_access(void);
 hid_t output_create_table(hid_t loc, const char *name, hid_t type, int inner_rank, const hsize_t *inner,
@@ -221,6 +222,9 @@ bool output_open_series(clt_output_t *out, bool create);
 
 /* output_bodies.c: /bodies and /shapes */
 bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, int to, bool create);
+/* /links (docs/output-format.md): a row per joint and per spring-damper, written when a run starts;
+ * absent where the world has neither. */
+bool output_write_links(hid_t file, const clt_world_t *world);
 bool output_cut_bodies(clt_output_t *out, const clt_world_t *world);
 
 /* output_contacts.c: /contacts */

@@ -55,6 +55,17 @@ herr_t output_set_attr_double(hid_t obj, const char *name, double v) {
   return set_attr_scalar(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v);
 }
 
+herr_t output_set_attr_doubles(hid_t obj, const char *name, int count, const double *v) {
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  hsize_t dims = (hsize_t)count;
+  hid_t space = H5Screate_simple(1, &dims, NULL);
+  hid_t attr = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t r = attr < 0 ? -1 : H5Awrite(attr, H5T_NATIVE_DOUBLE, v);
+  if (attr >= 0) H5Aclose(attr);
+  H5Sclose(space);
+  return r;
+}
+
 hid_t output_create_group(hid_t loc, const char *name) {
   hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
   H5Pset_obj_track_times(gcpl, 0);

@@ -179,18 +179,22 @@ bool clt_run_file_attr_string(hid_t obj, const char *name, char *buf, size_t siz
   return ok;
 }
 
-static bool attr_number(hid_t obj, const char *name, hid_t mem_type, void *value) {
+static bool attr_numbers(hid_t obj, const char *name, hid_t mem_type, int64_t count, void *value) {
   if (H5Aexists(obj, name) <= 0) return false;
   hid_t attr = H5Aopen(obj, name, H5P_DEFAULT);
   if (attr < 0) return false;
   hid_t ftype = H5Aget_type(attr);
   H5T_class_t kind = H5Tget_class(ftype);
   H5Tclose(ftype);
-  /* one number (a string or a compound would be converted, or fail, element by element) */
-  bool ok = (kind == H5T_INTEGER || kind == H5T_FLOAT) && attr_elements(attr) == 1 &&
+  /* count numbers (a string or a compound would be converted, or fail, element by element) */
+  bool ok = (kind == H5T_INTEGER || kind == H5T_FLOAT) && attr_elements(attr) == count &&
             H5Aread(attr, mem_type, value) >= 0;
   H5Aclose(attr);
   return ok;
+}
+
+static bool attr_number(hid_t obj, const char *name, hid_t mem_type, void *value) {
+  return attr_numbers(obj, name, mem_type, 1, value);
 }
 
 bool clt_run_file_attr_int64(hid_t obj, const char *name, int64_t *value) {
@@ -199,6 +203,10 @@ bool clt_run_file_attr_int64(hid_t obj, const char *name, int64_t *value) {
 
 bool clt_run_file_attr_double(hid_t obj, const char *name, double *value) {
   return attr_number(obj, name, H5T_NATIVE_DOUBLE, value);
+}
+
+bool clt_run_file_attr_doubles(hid_t obj, const char *name, int count, double *values) {
+  return count > 0 && attr_numbers(obj, name, H5T_NATIVE_DOUBLE, count, values);
 }
 
 int64_t clt_run_file_first_step(hid_t file) {

@@ -63,6 +63,8 @@ void clt_run_file_message(char *message, size_t message_size, const char *path, 
 bool clt_run_file_attr_string(hid_t obj, const char *name, char *buf, size_t size);
 bool clt_run_file_attr_int64(hid_t obj, const char *name, int64_t *value);
 bool clt_run_file_attr_double(hid_t obj, const char *name, double *value);
+/* An attribute of exactly count numbers (a vector: "gravity"), as doubles. */
+bool clt_run_file_attr_doubles(hid_t obj, const char *name, int count, double *values);
 
 /* The step of the first row: 0, or the root attribute first_step of a run started from another
  * run's checkpoint; −1 when that attribute is damaged. */

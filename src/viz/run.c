@@ -2,13 +2,12 @@
  * bodies, shapes, diagnostics and contacts read whole, trajectory frames one at a time. The file is
  * read through io's run reader (io/run_reader.h), the one reader of the documented layout that
  * `clatter info` and --resume use too, with its checks against damaged files; what is the viewers'
- * own is here: the frame cache, the links drawn from the stored scene JSON, and the poses. */
+ * own is here: the frame cache and the poses. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 #include <hdf5.h>
 
 #include "viz/viz.h"
@@ -36,13 +35,6 @@ void clt_viz_quat_rotate(const double q[4], const double v[3], double out[3]) {
   memcpy(out, r, sizeof r);
 }
 
-static void quat_conj(const double q[4], double out[4]) {
-  out[0] = q[0];
-  out[1] = -q[1];
-  out[2] = -q[2];
-  out[3] = -q[3];
-}
-
 static void quat_from_angle_z(double angle, double q[4]) {
   q[0] = cos(0.5 * angle);
   q[1] = 0;
@@ -66,172 +58,46 @@ static int64_t *read_int64(hid_t file, const char *path, hsize_t rows) {
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Joints and springs from the scene JSON */
+ * Joints and springs: /links, with anchors in the bodies' principal frames (the writer takes them
+ * from clt_joint_get_info and clt_force_get_info) */
 
-static bool json_vector(const cJSON *v, int n, double out[3]) {
-  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != n) return false;
-  for (int i = 0; i < n; i++) {
-    const cJSON *e = cJSON_GetArrayItem(v, i);
-    if (!cJSON_IsNumber(e)) return false;
-    out[i] = e->valuedouble;
-  }
-  return true;
-}
-
-/* A scene orientation: [w, x, y, z] or {"axis": [...], "angle": a}. */
-static void json_orientation(const cJSON *v, double q[4]) {
-  q[0] = 1;
-  q[1] = q[2] = q[3] = 0;
-  if (cJSON_IsArray(v) && cJSON_GetArraySize(v) == 4) {
-    double n = 0;
-    for (int i = 0; i < 4; i++) {
-      const cJSON *e = cJSON_GetArrayItem(v, i);
-      q[i] = cJSON_IsNumber(e) ? e->valuedouble : 0;
-      n += q[i] * q[i];
-    }
-    n = sqrt(n);
-    if (n > 0) {
-      for (int i = 0; i < 4; i++) q[i] /= n;
-    } else {
-      q[0] = 1;
-    }
-  } else if (cJSON_IsObject(v)) {
-    double axis[3] = {0, 0, 1};
-    json_vector(cJSON_GetObjectItemCaseSensitive(v, "axis"), 3, axis);
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(v, "angle");
-    double angle = cJSON_IsNumber(a) ? a->valuedouble : 0;
-    double n = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
-    if (n > 0) {
-      q[0] = cos(0.5 * angle);
-      for (int i = 0; i < 3; i++) q[i + 1] = sin(0.5 * angle) * axis[i] / n;
-    }
-  }
-}
-
-static int json_body_ref(const cJSON *v, const clt_viz_run_t *run, bool *ok) {
-  if (cJSON_IsNumber(v)) {
-    int i = (int)v->valuedouble;
-    if (i >= 0 && i < run->body_count) return i;
-  } else if (cJSON_IsString(v)) {
-    if (strcmp(v->valuestring, "world") == 0) return -1;
-    for (int i = 0; i < run->body_count; i++) {
-      if (strcmp(run->body_name[i], v->valuestring) == 0) return i;
-    }
-  } else if (!v) {
-    return -1; /* body_b defaults to the world */
-  }
-  *ok = false;
-  return -1;
-}
-
-/* The scene frame of a body differs from its principal frame when the library moved it to the
- * centre of mass (world.h). With the body's first shape known in both frames (scene: from the
- * JSON; principal: from /shapes), scene = principal ∘ stored ∘ scene_shape⁻¹. Computes that
- * transform (position, rotation) in the principal frame; identity for bodies without shapes. */
-static void scene_frame_offset(const clt_viz_run_t *run, const cJSON *body_json, int body, double p[3],
-                               double q[4]) {
-  p[0] = p[1] = p[2] = 0;
-  q[0] = 1;
-  q[1] = q[2] = q[3] = 0;
-  if (run->body_shape_count[body] < 1) return;
-  const cJSON *shape = cJSON_GetObjectItemCaseSensitive(body_json, "shape");
-  if (!shape) shape = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(body_json, "shapes"), 0);
-  if (!cJSON_IsObject(shape)) return;
-  const clt_viz_shape_t *s = &run->shapes[run->body_first_shape[body]];
-  double ps[3] = {0, 0, 0}, qs[4];
-  json_vector(cJSON_GetObjectItemCaseSensitive(shape, "position"), run->dimension, ps);
-  double ql[4];
-  if (run->dimension == 2) {
-    const cJSON *a = cJSON_GetObjectItemCaseSensitive(shape, "angle");
-    quat_from_angle_z(cJSON_IsNumber(a) ? a->valuedouble : 0, qs);
-    quat_from_angle_z(s->angle, ql);
-  } else {
-    json_orientation(cJSON_GetObjectItemCaseSensitive(shape, "orientation"), qs);
-    memcpy(ql, s->orientation, sizeof ql);
-  }
-  /* T = (pl, ql) ∘ (ps, qs)⁻¹ = (pl − R(ql qs⁻¹) ps, ql qs⁻¹) */
-  double qsi[4], r[3];
-  quat_conj(qs, qsi);
-  clt_viz_quat_mul(ql, qsi, q);
-  clt_viz_quat_rotate(q, ps, r);
-  for (int i = 0; i < 3; i++) p[i] = s->position[i] - r[i];
-}
-
-/* The entry of the file's "bodies" array that made body `body`: a grid entry makes many bodies
- * (docs/scene-format.md "Body grids"), so body indices and entry indices differ after one. */
-static const cJSON *json_body_entry(const cJSON *bodies, int body) {
-  int first = 0;
-  const cJSON *entry;
-  cJSON_ArrayForEach(entry, bodies) {
-    long long made = 1;
-    const cJSON *grid = cJSON_GetObjectItemCaseSensitive(entry, "grid");
-    if (cJSON_IsObject(grid)) {
-      const cJSON *number = cJSON_GetObjectItemCaseSensitive(grid, "number"), *c;
-      if (cJSON_IsNumber(number)) {
-        made = (long long)number->valuedouble;
-      } else {
-        cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(grid, "count")) {
-          if (cJSON_IsNumber(c)) made *= (long long)c->valuedouble;
-        }
-      }
-    }
-    if (body < first + made) return entry;
-    first += (int)made;
-  }
-  return NULL;
-}
-
-static void read_links(clt_viz_run_t *run, const char *json_text) {
-  cJSON *root = json_text ? cJSON_Parse(json_text) : NULL;
-  if (!root) return;
-  const cJSON *g = cJSON_GetObjectItemCaseSensitive(root, "gravity");
-  json_vector(g, run->dimension, run->gravity);
-  const cJSON *bodies = cJSON_GetObjectItemCaseSensitive(root, "bodies");
-  const cJSON *joints = cJSON_GetObjectItemCaseSensitive(root, "joints");
-  const cJSON *forces = cJSON_GetObjectItemCaseSensitive(root, "forces");
-  int n = cJSON_GetArraySize(joints) + cJSON_GetArraySize(forces);
-  run->links = calloc((size_t)(n > 0 ? n : 1), sizeof *run->links);
-  if (!run->links) {
-    cJSON_Delete(root);
-    return;
-  }
+/* Reads /links into run->links; a file without it (a world without joints or springs) has none.
+ * False for a damaged group. */
+static bool read_links(hid_t file, clt_viz_run_t *run) {
+  int64_t n = clt_run_file_rows(file, "links/type");
+  if (n < 0) return !clt_run_file_exists(file, "links");
   static const struct {
     const char *name;
     clt_viz_link_kind_t kind;
   } kinds[] = {{"revolute", CLT_VIZ_LINK_REVOLUTE}, {"spherical", CLT_VIZ_LINK_SPHERICAL},
                {"prismatic", CLT_VIZ_LINK_PRISMATIC}, {"fixed", CLT_VIZ_LINK_FIXED},
                {"distance", CLT_VIZ_LINK_DISTANCE},   {"spring-damper", CLT_VIZ_LINK_SPRING}};
-  for (int pass = 0; pass < 2; pass++) {
-    const cJSON *list = pass == 0 ? joints : forces, *item;
-    cJSON_ArrayForEach(item, list) {
-      const cJSON *type = cJSON_GetObjectItemCaseSensitive(item, "type");
-      if (!cJSON_IsString(type)) continue;
-      int k = -1;
-      for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        if (strcmp(kinds[i].name, type->valuestring) == 0) k = (int)i;
-      }
-      if (k < 0) continue; /* applied forces are not drawn */
-      clt_viz_link_t link = {.kind = kinds[k].kind};
-      bool ok = true;
-      link.body_a = json_body_ref(cJSON_GetObjectItemCaseSensitive(item, "body_a"), run, &ok);
-      link.body_b = json_body_ref(cJSON_GetObjectItemCaseSensitive(item, "body_b"), run, &ok);
-      if (!ok || link.body_a < 0) continue;
-      json_vector(cJSON_GetObjectItemCaseSensitive(item, "anchor_a"), run->dimension, link.anchor_a);
-      json_vector(cJSON_GetObjectItemCaseSensitive(item, "anchor_b"), run->dimension, link.anchor_b);
-      /* Scene-frame anchors → principal frame. */
-      for (int side = 0; side < 2; side++) {
-        int b = side == 0 ? link.body_a : link.body_b;
-        double *anchor = side == 0 ? link.anchor_a : link.anchor_b;
-        if (b < 0) continue;
-        double p[3], q[4], r[3];
-        scene_frame_offset(run, json_body_entry(bodies, b), b, p, q);
-        clt_viz_quat_rotate(q, anchor, r);
-        for (int i = 0; i < 3; i++) anchor[i] = p[i] + r[i];
-      }
-      run->links[run->link_count++] = link;
+  hsize_t rows = (hsize_t)n;
+  char(*types)[32] = calloc(rows + 1, sizeof *types);
+  int32_t *body = clt_run_file_read(file, "links/body", H5T_NATIVE_INT32, sizeof(int32_t), rows, 2);
+  double *anchor = clt_run_file_read(file, "links/anchor", H5T_NATIVE_DOUBLE, sizeof(double), rows, 6);
+  run->links = calloc(rows + 1, sizeof *run->links);
+  bool ok = types && body && anchor && run->links && clt_run_file_read_strings(file, "links/type", rows, &types[0][0], 32);
+  for (hsize_t i = 0; ok && i < rows; i++) {
+    int k = -1;
+    for (size_t t = 0; t < sizeof kinds / sizeof kinds[0]; t++)
+      if (strcmp(kinds[t].name, types[i]) == 0) k = (int)t;
+    int a = body[2 * i], b = body[2 * i + 1];
+    if (k < 0 || a < -1 || a >= run->body_count || b < -1 || b >= run->body_count) {
+      ok = false;
+      break;
     }
+    clt_viz_link_t *link = &run->links[run->link_count++];
+    link->kind = kinds[k].kind;
+    link->body_a = a;
+    link->body_b = b;
+    memcpy(link->anchor_a, anchor + 6 * i, sizeof link->anchor_a);
+    memcpy(link->anchor_b, anchor + 6 * i + 3, sizeof link->anchor_b);
   }
-  cJSON_Delete(root);
+  free(types);
+  free(body);
+  free(anchor);
+  return ok;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -543,7 +409,6 @@ clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *messa
   clt_status_t status = CLT_OK;
   hid_t file = -1;
   clt_viz_run_t *run = calloc(1, sizeof *run);
-  char *json = NULL;
   if (!run) {
     clt_run_file_message(message, message_size, path, "out of memory");
     return CLT_ERR_OUT_OF_MEMORY;
@@ -563,7 +428,11 @@ clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *messa
     goto done;
   }
   run->dimension = (int)dimension;
-  run->gravity[run->dimension - 1] = -9.81;
+  /* up is against gravity (render.c); a file without the attribute: the scene default */
+  if (!clt_run_file_attr_doubles(file, "gravity", 3, run->gravity)) {
+    memset(run->gravity, 0, sizeof run->gravity);
+    run->gravity[run->dimension - 1] = -9.81;
+  }
   clt_run_file_attr_string(file, "scene_name", run->scene_name, sizeof run->scene_name);
   clt_run_file_attr_double(file, "time_step", &run->time_step);
 
@@ -626,11 +495,13 @@ clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *messa
     clt_run_file_message(message, message_size, path, "damaged /contacts (docs/output-format.md)");
     goto done;
   }
-  json = clt_run_file_read_scene(owned);
-  read_links(run, json);
+  if (!read_links(owned, run)) {
+    status = CLT_ERR_FORMAT;
+    clt_run_file_message(message, message_size, path, "damaged /links (docs/output-format.md)");
+    goto done;
+  }
 
 done:
-  free(json);
   clt_run_file_close(file);
   clt_h5_restore(quiet);
   if (status != CLT_OK) {
