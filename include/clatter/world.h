@@ -297,6 +297,22 @@ typedef enum clt_shape_type_t {
 
 #define CLT_MAX_POLYGON_VERTICES 32
 
+/* Which shapes may touch (docs/scene-format.md "Collision filtering"; Box2D's rule): two shapes of
+ * the same non-zero group always collide when the group is positive and never when it is negative;
+ * otherwise they collide when each one's category has a bit in the other's mask. Default: category
+ * 1, mask all bits, group 0 (everything collides). The other exclusions stay: shapes of one body,
+ * two static or kinematic bodies, and two bodies joined by a joint without collide_connected. */
+typedef struct clt_collision_filter_t {
+  uint32_t category;
+  uint32_t mask;
+  int32_t group;
+} clt_collision_filter_t;
+
+static inline bool clt_collision_filter_pass(const clt_collision_filter_t *a, const clt_collision_filter_t *b) {
+  if (a->group != 0 && a->group == b->group) return a->group > 0;
+  return (a->category & b->mask) != 0 && (b->category & a->mask) != 0;
+}
+
 typedef struct clt_shape_def_t {
   clt_shape_type_t type;
   double radius;
@@ -315,8 +331,11 @@ typedef struct clt_shape_def_t {
   double local_angle;          /* 2D */
   double local_orientation[4]; /* 3D quaternion (w, x, y, z), default identity */
   int material;                /* index from clt_world_add_material; −1 = the world's default */
+  clt_collision_filter_t filter; /* default {1, 0xFFFFFFFF, 0}: collides with everything */
 } clt_shape_def_t;
 
+/* A unit shape of the type with every default set; start every def from it (a zero-filled def has
+ * category 0 and mask 0, and collides with nothing). */
 clt_shape_def_t clt_default_shape_def(clt_shape_type_t type);
 
 /* Short stable name ("disk", "sphere", ...) and its inverse (returns CLT_SHAPE_TYPE_COUNT if
@@ -442,6 +461,7 @@ typedef struct clt_joint_def_t {
   double axis_a[3];
   double axis_b[3];
   double distance; /* distance joint; < 0: take the initial distance */
+  bool collide_connected; /* whether the two bodies' shapes collide with each other; default false */
   const char *name;
 } clt_joint_def_t;
 
@@ -467,6 +487,7 @@ typedef struct clt_joint_info_t {
   double axis_a[3];     /* unit (3D revolute and prismatic; as given, normalized, otherwise) */
   double axis_b[3];
   double distance;      /* distance joint: as resolved (the initial distance where the def's was < 0) */
+  bool collide_connected;
   const char *name;     /* "" if none; valid until the next joint is added */
 } clt_joint_info_t;
 

@@ -354,11 +354,12 @@ static PyObject *world_joint_info(WorldObject *self, PyObject *args) {
   clt_joint_info_t j;
   clt_status_t st = clt_joint_get_info(self->world, clt_world_joint_at(self->world, i), &j);
   if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
-  return Py_BuildValue("{s:s,s:s,s:i,s:i,s:(ddd),s:(ddd),s:(ddd),s:(ddd),s:d}", "name", j.name, "type",
+  return Py_BuildValue("{s:s,s:s,s:i,s:i,s:(ddd),s:(ddd),s:(ddd),s:(ddd),s:d,s:O}", "name", j.name, "type",
                        clt_joint_type_name(j.type), "body_a", body_row(j.body_a), "body_b", body_row(j.body_b),
                        "anchor_a", j.anchor_a[0], j.anchor_a[1], j.anchor_a[2], "anchor_b", j.anchor_b[0],
                        j.anchor_b[1], j.anchor_b[2], "axis_a", j.axis_a[0], j.axis_a[1], j.axis_a[2], "axis_b",
-                       j.axis_b[0], j.axis_b[1], j.axis_b[2], "distance", j.distance);
+                       j.axis_b[0], j.axis_b[1], j.axis_b[2], "distance", j.distance, "collide_connected",
+                       j.collide_connected ? Py_True : Py_False);
 }
 
 static PyObject *world_force_info(WorldObject *self, PyObject *args) {
@@ -797,7 +798,8 @@ static PyMethodDef world_methods[] = {
     {"joint_info", (PyCFunction)world_joint_info, METH_VARARGS,
      "joint_info(i) -> dict: joint i (creation order) as the step holds it: name, type, body_a and body_b "
      "(body indices, -1 for the ground), anchor_a, anchor_b, axis_a, axis_b in each body's principal frame "
-     "(the frame of position and orientation; world frame for the ground), distance (resolved)."},
+     "(the frame of position and orientation; world frame for the ground), distance (resolved), "
+     "collide_connected."},
     {"force_info", (PyCFunction)world_force_info, METH_VARARGS,
      "force_info(i) -> dict: force element i (creation order) as the step holds it: the fields of its scene "
      "entry, with anchors and axes in each body's principal frame, rest_length resolved and the applied force's "

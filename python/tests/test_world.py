@@ -68,6 +68,22 @@ def test_joint_and_force_info(scenes):
         world.force_info(1)
 
 
+def test_collision_filter():
+    """Shape categories and masks, and collide_connected (docs/scene-format.md "Collision filtering")."""
+    scene = clatter.Scene(dimension=3, time_step=0.01, duration=1.0, gravity=[0, 0, 0])
+    scene.body(position=[0, 0, 0], shape=clatter.sphere(0.1, category=2, mask=1), name="a")
+    scene.body(position=[0.15, 0, 0], shape=clatter.sphere(0.1, category=2, mask=1), name="b")
+    scene.body(position=[1, 0, 0], shape=clatter.sphere(0.1), name="c")
+    scene.body(position=[1.15, 0, 0], shape=clatter.sphere(0.1), name="d")
+    scene.joint("distance", "c", "d", collide_connected=True)
+    world = scene.build()
+    assert world.joint_info(0)["collide_connected"] is True
+    world.step()
+    pairs = {(int(c["body_a"]), int(c["body_b"])) for c in world.contacts()}
+    assert pairs == {(2, 3)}  # a and b pass through each other; c and d, joined, still touch
+    assert np.abs(world.position[:2] - [[0, 0, 0], [0.15, 0, 0]]).max() == 0.0
+
+
 def test_step_advances_time():
     world = ball_on_floor()
     world.step()

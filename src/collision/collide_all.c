@@ -58,6 +58,7 @@ clt_status_t clt_collide_all(clt_contact_set_t *set, const clt_shape_instance_t 
   clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
   for (int k = 0; k < set->broadphase.pair_count; k++) {
     int a = set->broadphase.pairs[k].a, b = set->broadphase.pairs[k].b;
+    if (!clt_collision_filter_pass(&shapes[a].shape->filter, &shapes[b].shape->filter)) continue;
     int n = clt_collide(shapes[a].shape, &shapes[a].pose, shapes[b].shape, &shapes[b].pose, max_distance, points,
                         CLT_MAX_PAIR_CONTACTS);
     if (n == CLT_COLLIDE_UNSUPPORTED) {

@@ -1,6 +1,7 @@
 /* The collide stage of a step (SPEC.md §1 active set, §5): broad phase over all shapes, then the
  * narrow phase on every candidate pair, collecting the contact points with Φ ≤ max_distance in a
- * deterministic order (candidate pairs sorted by shape index, then each pair's own point order).
+ * deterministic order (candidate pairs sorted by shape index, then each pair's own point order);
+ * pairs whose collision filters do not pass (world.h clt_collision_filter_pass) are left out.
  * The stepper calls it with max_distance = ε̂ for the active set; the infeasibility report I(q)
  * calls it with a large max_distance (every overlapping pair counts, SPEC.md §1). */
 #ifndef CLATTER_COLLISION_COLLIDE_ALL_H

@@ -73,6 +73,7 @@ clt_status_t clt_joint_get_info(const clt_world_t *world, clt_joint_id_t joint, 
   memcpy(out->axis_a, j->axis_a, sizeof out->axis_a);
   memcpy(out->axis_b, j->axis_b, sizeof out->axis_b);
   out->distance = j->distance;
+  out->collide_connected = j->collide_connected;
   out->name = j->name;
   return CLT_OK;
 }
@@ -150,6 +151,7 @@ clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def,
   memset(&rec, 0, sizeof rec);
   rec.type = def->type;
   rec.generation = 1;
+  rec.collide_connected = def->collide_connected;
   if (def->name) snprintf(rec.name, sizeof rec.name, "%s", def->name);
   char what[CLT_NAME_SIZE + 48];
   snprintf(what, sizeof what, "%s: body_a", label);

@@ -21,7 +21,8 @@
  * that differ in it would share one description). */
 _Static_assert(sizeof(clt_shape_def_t) ==
                    sizeof(double) * (2 + 3 + 3 + 2 + 3 + 3 + 3 + 3 + 2 * CLT_MAX_POLYGON_VERTICES + 3 + 1 + 4) +
-                       3 * sizeof(double) /* type, vertex_count and material, each padded to 8 bytes */,
+                       2 * sizeof(double) /* type and vertex_count, each padded to 8 bytes */ +
+                       2 * sizeof(double) /* material and the filter's three 4-byte fields */,
                "clt_shape_def_t changed: update canonical_shape in src/dynamics/shape_store.c");
 
 _Static_assert(offsetof(clt_shape_def_t, vertices) % 8 == 0 && sizeof(clt_shape_def_t) % 8 == 0,
@@ -46,6 +47,7 @@ static void canonical_shape(clt_shape_def_t *c, const clt_shape_def_t *s) {
   c->local_angle = s->local_angle;
   memcpy(c->local_orientation, s->local_orientation, sizeof c->local_orientation);
   c->material = s->material;
+  c->filter = s->filter;
 }
 
 /* 64-bit FNV-1a-like mix of 8-byte words of the canonical bytes, leaving out the polygon vertex

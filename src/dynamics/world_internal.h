@@ -72,6 +72,7 @@ typedef struct clt_joint_rec_t {
   double perp_b[2][3];              /* unit, ⊥ axis_b, in B's frame: revolute axis alignment */
   double perp_a[2][3];              /* unit, ⊥ axis_a, in A's frame: prismatic lateral offset */
   double distance;                  /* distance joint, resolved (≥ 0) */
+  bool collide_connected;           /* the two bodies' shapes collide with each other */
   double relative_orientation[4];   /* r_A⁻¹ ⊗ r_B at creation: fixed / prismatic reference */
 } clt_joint_rec_t;
 

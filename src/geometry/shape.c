@@ -42,6 +42,8 @@ clt_shape_def_t clt_default_shape_def(clt_shape_type_t type) {
   s.type = type;
   s.local_orientation[0] = 1.0;
   s.material = -1;
+  s.filter.category = 1u;
+  s.filter.mask = 0xFFFFFFFFu;
   /* A usable unit shape of each kind, so a def with only the type set is valid. */
   s.radius = 0.5;
   s.length = 1.0;

@@ -433,13 +433,16 @@ static bool read_shape(ctx_t *ctx, const cJSON *s, const char *p, clt_body_type_
     }
     return scn_fail(ctx, pt, "unknown shape type \"%s\" (a %dD scene allows: %s)", type, ctx->dimension, list);
   }
-  const char *keys[16];
+  const char *keys[20];
   int k = 0;
   keys[k++] = "type";
   keys[k++] = "material";
   keys[k++] = "position";
   keys[k++] = ctx->dimension == 2 ? "angle" : "orientation";
   for (int i = 0; kind->fields[i]; i++) keys[k++] = kind->fields[i];
+  keys[k++] = "category";
+  keys[k++] = "mask";
+  keys[k++] = "group";
   keys[k] = NULL;
   char what[64];
   snprintf(what, sizeof what, "a %s shape", kind->name);
@@ -451,6 +454,14 @@ static bool read_shape(ctx_t *ctx, const cJSON *s, const char *p, clt_body_type_
   if (!scn_read_dvec(ctx, s, p, "position", def.local_position, RANGE_ANY, false)) return false;
   if (!scn_read_angle(ctx, s, p, &def.local_angle)) return false;
   if (!scn_read_orientation(ctx, s, p, "orientation", def.local_orientation)) return false;
+  /* collision filtering (world.h clt_collision_filter_t): bit sets as unsigned 32-bit integers */
+  int64_t category = def.filter.category, mask = def.filter.mask, group = def.filter.group;
+  if (!scn_read_int(ctx, s, p, "category", &category, 0, UINT32_MAX, false)) return false;
+  if (!scn_read_int(ctx, s, p, "mask", &mask, 0, UINT32_MAX, false)) return false;
+  if (!scn_read_int(ctx, s, p, "group", &group, INT32_MIN, INT32_MAX, false)) return false;
+  def.filter.category = (uint32_t)category;
+  def.filter.mask = (uint32_t)mask;
+  def.filter.group = (int32_t)group;
 
   bool plane = kind->type == CLT_SHAPE_HALFPLANE || kind->type == CLT_SHAPE_HALFSPACE;
   if (plane && body_type == CLT_BODY_DYNAMIC) {
@@ -905,6 +916,7 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   keys[k++] = "body_b";
   keys[k++] = "anchor_a";
   keys[k++] = "anchor_b";
+  keys[k++] = "collide_connected";
   bool has_axis = (jt == CLT_JOINT_REVOLUTE && ctx->dimension == 3) || jt == CLT_JOINT_PRISMATIC;
   if (has_axis) {
     keys[k++] = "axis_a";
@@ -936,6 +948,7 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   }
   if (!scn_read_dvec(ctx, j, p, "anchor_a", def.anchor_a, RANGE_ANY, false)) return false;
   if (!scn_read_dvec(ctx, j, p, "anchor_b", def.anchor_b, RANGE_ANY, false)) return false;
+  if (!scn_read_bool(ctx, j, p, "collide_connected", &def.collide_connected)) return false;
   if (has_axis) {
     if (!scn_read_vector(ctx, j, p, "axis_a", 3, def.axis_a, RANGE_ANY, false)) return false;
     if (!scn_nonzero_vector(ctx, j, p, "axis_a", def.axis_a, 3)) return false;

@@ -1,8 +1,9 @@
 /* Collide (SPEC.md §1 "Active set", §5): every shape pair the broad phase proposes (bounds grown by
  * ε̂) goes through the narrow phase of src/collision; each point with Φ ≤ ε̂ becomes an active
  * contact with the pair's μ and e_N (geometric means of the two materials, world.h). Pairs of two
- * non-dynamic bodies never interact, nor do two bodies joined by a joint (their shapes usually
- * overlap at the joint by design; Box2D's collideConnected = false). Pairs of shape types the narrow phase does not handle are
+ * non-dynamic bodies never interact, nor do two bodies joined by a joint without collide_connected
+ * (their shapes usually overlap at the joint by design; Box2D's collideConnected = false), nor two
+ * shapes whose collision filters do not pass (world.h). Pairs of shape types the narrow phase does not handle are
  * skipped; pairs whose narrow phase FAILED (an iteration that did not converge) are counted in
  * work->collide_failed and reported through the world's log as warnings. The same machinery with
  * ε̂ = 0 gives the penetration part of the infeasibility over
@@ -254,9 +255,14 @@ static int collide_pair(const clt_world_t *world, clt_contact_point_t *points, c
   return clt_collide(a, &pa, b, &pb, reach, points, CLT_MAX_PAIR_CONTACTS);
 }
 
-static bool joined(const clt_world_t *world, int a, int b) {
+/* Pairs of shapes that never touch (world.h clt_collision_filter_t): filters that do not pass, and
+ * two bodies joined by a joint without collide_connected. */
+static bool pair_excluded(const clt_world_t *world, int sa, int sb, int a, int b) {
+  if (!clt_collision_filter_pass(&clt_world_shape(world, sa)->filter, &clt_world_shape(world, sb)->filter))
+    return true;
   for (int j = 0; j < world->joint_count; j++) {
     const clt_joint_rec_t *jt = &world->joints[j];
+    if (jt->collide_connected) continue;
     if ((jt->body_a == a && jt->body_b == b) || (jt->body_a == b && jt->body_b == a)) return true;
   }
   return false;
@@ -467,7 +473,7 @@ static void collide_range(const clt_world_t *world, const clt_step_work_t *w, co
   for (int k = k0; k < k1; k++) {
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
     int ba = shape_body ? shape_body[sa] : w->proxies[sa].body, bb = shape_body ? shape_body[sb] : w->proxies[sb].body;
-    if (world->joint_count > 0 && joined(world, ba, bb)) continue;
+    if (pair_excluded(world, sa, sb, ba, bb)) continue;
     pair_motion_t motion = {0};
     double reach = body_margin ? pair_reach(world, &w->sweep, ba, bb, max_distance, &motion) : max_distance;
     int count = collide_pair(world, points, centres, sa, sb, ba, bb, reach);
@@ -868,7 +874,7 @@ double clt_world_penetration(clt_world_t *world) {
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
     if (kept && !clt_broadphase_pair_test(&w->proxies[sa], &w->proxies[sb], world->dimension, 0.0)) continue;
     int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
-    if (world->joint_count > 0 && joined(world, ba, bb)) continue;
+    if (pair_excluded(world, sa, sb, ba, bb)) continue;
     clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];
     int count = collide_pair(world, points, centres, sa, sb, ba, bb, 0.0);
     for (int i = 0; i < count; i++)
@@ -898,7 +904,7 @@ bool clt_world_worst_penetration(clt_world_t *world, const double *size, double 
     int sa = w->broadphase.pairs[k].a, sb = w->broadphase.pairs[k].b;
     if (kept && !clt_broadphase_pair_test(&w->proxies[sa], &w->proxies[sb], world->dimension, 0.0)) continue;
     int ba = w->proxies[sa].body, bb = w->proxies[sb].body;
-    if (world->joint_count > 0 && joined(world, ba, bb)) continue;
+    if (pair_excluded(world, sa, sb, ba, bb)) continue;
     double bound = fraction * fmin(size[ba], size[bb]);
     if (!(bound < INFINITY)) continue; /* two bodies without a size (neither dynamic) */
     clt_contact_point_t points[CLT_MAX_PAIR_CONTACTS];

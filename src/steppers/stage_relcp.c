@@ -314,6 +314,7 @@ static clt_status_t build_instances(clt_world_t *world, clt_relcp_work_t *w, boo
         clt_v3_add(sphere.local_position, shape->local_position, off);
         sphere.radius = radii[j];
         sphere.material = shape->material;
+        sphere.filter = shape->filter;
         w->proxies[p] = sphere;
         w->instance_shape[ns + p] = s;
         w->instances[ns + p] = w->instances[s];

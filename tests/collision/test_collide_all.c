@@ -21,6 +21,7 @@ static void make_scene(rng_t *r, int dim, int n) {
     clt_shape_def_t *d = &defs[i];
     memset(d, 0, sizeof *d);
     d->local_orientation[0] = 1;
+    d->filter = clt_default_shape_def(CLT_SHAPE_SPHERE).filter; /* everything collides */
     clt_shape_instance_t *s = &inst[i];
     memset(s, 0, sizeof *s);
     s->shape = d;
@@ -113,6 +114,7 @@ int main(void) {
   e.type = CLT_SHAPE_TORUS, e.major_radius = 1, e.minor_radius = 0.2;
   s.type = CLT_SHAPE_BOX, s.half_extents[0] = s.half_extents[1] = s.half_extents[2] = 1;
   e.local_orientation[0] = s.local_orientation[0] = 1;
+  e.filter = s.filter = clt_default_shape_def(CLT_SHAPE_SPHERE).filter;
   clt_shape_instance_t two[2];
   memset(two, 0, sizeof two);
   two[0].shape = &e, two[1].shape = &s;
