@@ -569,6 +569,17 @@ clt_status_t clt_force_get_info(const clt_world_t *world, clt_force_id_t force, 
 clt_status_t clt_force_set_applied(clt_world_t *world, clt_force_id_t force, const double force_value[3],
                                    const double torque[3]);
 
+/* Loads for the next step only, for controllers that compute them each step: a force [N] (world
+ * frame) at a world point (NULL: the centre of mass; elsewhere it adds the torque (point − x) × force
+ * about the centre of mass x at the time of the call), and a torque [N m] (world frame; 2D:
+ * torque[0]). Calls add up until the next clt_world_step that succeeds takes them (one that fails
+ * keeps them). Only dynamic bodies take loads; values finite and within CLT_MAX_FORCE; 2D: force[2]
+ * and point[2] 0. CLT_ERR_STALE_HANDLE for an id that names no body. Not part of the saved state.
+ * A pair of equal and opposite loads on two bodies is an actuator between them. */
+clt_status_t clt_body_apply_force(clt_world_t *world, clt_body_id_t body, const double force[3],
+                                  const double point[3]);
+clt_status_t clt_body_apply_torque(clt_world_t *world, clt_body_id_t body, const double torque[3]);
+
 /* ---------------------------------------------------------------------------------------------
  * Stepping and diagnostics (SPEC.md §7) */
 

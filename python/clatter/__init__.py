@@ -173,6 +173,23 @@ class World(_clatter.World):
         force_value = list(force_value) + [0.0] * (3 - len(force_value))
         self._set_applied_force(self.force_index(force), force_value, torque)
 
+    def apply_force(self, body, force, point=None):
+        """Adds a force [N] (world frame) for the next step only, at a world point (default: the
+        centre of mass; elsewhere it adds the torque (point - x) x force), to a dynamic body given
+        by index or name (``clt_body_apply_force``). Calls add up until a step succeeds; a
+        controller calls it before every step. 2D: ``force`` and ``point`` may have two entries."""
+        force = list(force) + [0.0] * (3 - len(force))
+        if point is not None:
+            point = list(point) + [0.0] * (3 - len(point))
+        self._apply_load(self.body_index(body), force, point, False)
+
+    def apply_torque(self, body, torque):
+        """Adds a torque [N m] (world frame; 2D: a number or ``torque[0]``) for the next step only
+        (``clt_body_apply_torque``)."""
+        if isinstance(torque, (int, float)):
+            torque = (float(torque), 0.0, 0.0)
+        self._apply_load(self.body_index(body), list(torque), None, True)
+
     # -- runs ------------------------------------------------------------------------------------
 
     def run(self, duration=None, output=None, checkpoint_every=0, overwrite=False, max_steps=None):

@@ -343,6 +343,35 @@ static PyObject *world_body_info(WorldObject *self, PyObject *args) {
                        info.shape_count);
 }
 
+static PyObject *world_apply_load(WorldObject *self, PyObject *args) {
+  int i, torque_only;
+  PyObject *value_obj, *point_obj;
+  if (!PyArg_ParseTuple(args, "iOOp", &i, &value_obj, &point_obj, &torque_only)) return NULL;
+  if (check_ready(self) < 0) return NULL;
+  PyArrayObject *v = clt_py_vector(value_obj, 3, torque_only ? "torque" : "force");
+  if (!v) return NULL;
+  PyArrayObject *p = NULL;
+  if (point_obj != Py_None) {
+    p = clt_py_vector(point_obj, 3, "point");
+    if (!p) {
+      Py_DECREF(v);
+      return NULL;
+    }
+  }
+  if (i < 0 || i >= clt_world_body_count(self->world)) {
+    Py_DECREF(v);
+    Py_XDECREF(p);
+    return PyErr_Format(PyExc_IndexError, "body index %d out of range [0, %d)", i, clt_world_body_count(self->world));
+  }
+  clt_body_id_t body = clt_world_body_at(self->world, i);
+  clt_status_t st = torque_only ? clt_body_apply_torque(self->world, body, PyArray_DATA(v))
+                                : clt_body_apply_force(self->world, body, PyArray_DATA(v), p ? PyArray_DATA(p) : NULL);
+  Py_DECREF(v);
+  Py_XDECREF(p);
+  if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
+  Py_RETURN_NONE;
+}
+
 static int body_row(clt_body_id_t id) { return clt_body_id_is_null(id) ? -1 : (int)id.index; }
 
 static PyObject *world_joint_info(WorldObject *self, PyObject *args) {
@@ -806,6 +835,8 @@ static PyMethodDef world_methods[] = {
      "constant part as last set."},
     {"_set_applied_force", (PyCFunction)world_set_applied_force, METH_VARARGS,
      "_set_applied_force(i, force, torque)."},
+    {"_apply_load", (PyCFunction)world_apply_load, METH_VARARGS,
+     "_apply_load(i, value, point, torque_only): clt_body_apply_force / clt_body_apply_torque."},
     {"contacts", (PyCFunction)world_contacts, METH_NOARGS,
      "contacts() -> numpy structured array\n\nThe active contacts of the last step (world.h "
      "clt_contact_info_t): body_a, body_b (indices), point, normal (from A to B), distance (the gap Φ at the "

@@ -84,6 +84,26 @@ def test_collision_filter():
     assert np.abs(world.position[:2] - [[0, 0, 0], [0.15, 0, 0]]).max() == 0.0
 
 
+def test_apply_force_and_torque():
+    """Loads for the next step only (clt_body_apply_force / _torque)."""
+    scene = clatter.Scene(dimension=3, time_step=0.01, duration=1.0, gravity=[0, 0, 0])
+    scene.body(position=[0, 0, 0], shape=clatter.sphere(0.1), name="ball")
+    world = scene.build()
+    m, inertia = world.body_info(0)["mass"], world.body_info(0)["inertia"][2]
+    world.apply_force("ball", [0.0, 2.0, 0.0], point=[0.1, 0.0, 0.0])
+    world.apply_torque(0, [0.0, 0.0, 0.5])
+    world.step()
+    assert world.velocity[0] == pytest.approx([0.0, 0.02 / m, 0.0], rel=1e-14, abs=1e-300)
+    assert world.angular_velocity[0][2] == pytest.approx(0.01 * (0.2 + 0.5) / inertia, rel=1e-14)
+    v = world.velocity[0].copy()
+    world.step()  # spent
+    assert np.array_equal(world.velocity[0], v)
+    with pytest.raises(clatter.Error):
+        world.apply_force(0, [float("nan"), 0.0, 0.0])
+    with pytest.raises(IndexError):
+        world.apply_torque(3, 1.0)
+
+
 def test_step_advances_time():
     world = ball_on_floor()
     world.step()

@@ -6,6 +6,7 @@
  * explicit force acts along. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/pages.h"
@@ -384,10 +385,95 @@ static double side_rate(const clt_world_t *world, int body, const double *lin, c
                                                                 : clt_v3_dot(ang, s->angular_velocity));
 }
 
+/* A body's load for the next step (clt_body_apply_force / _torque), checked as applied force
+ * elements are: a dynamic body, finite values within CLT_MAX_FORCE, 2D components in the plane. */
+static clt_status_t add_load(clt_world_t *world, clt_body_id_t body, const double force[3], const double torque[3],
+                             const char *what) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  int b;
+  clt_status_t st = clt_world_resolve_body(world, body, false, what, &b);
+  if (st != CLT_OK) return st;
+  char label[CLT_NAME_SIZE + 48];
+  clt_body_label(world, b, label, sizeof label);
+  if (world->bodies[b].type != CLT_BODY_DYNAMIC)
+    return FAIL("%s: %s: the body is %s (only dynamic bodies take forces)", what, label,
+                clt_body_type_name(world->bodies[b].type));
+  if (!finite3(force) || !finite3(torque)) return FAIL("%s: %s: the values must be finite", what, label);
+  for (int k = 0; k < 3; k++)
+    if (!(fabs(force[k]) <= CLT_MAX_FORCE && fabs(torque[k]) <= CLT_MAX_FORCE))
+      return FAIL("%s: %s: the values must be within %g (CLT_MAX_FORCE, N and N m)", what, label, CLT_MAX_FORCE);
+  if (!world->pending_load) {
+    world->pending_load = calloc((size_t)world->body_capacity, sizeof *world->pending_load);
+    if (!world->pending_load) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
+  }
+  for (int k = 0; k < 3; k++) {
+    world->pending_load[b][k] += force[k];
+    world->pending_load[b][3 + k] += torque[k];
+  }
+  world->load_pending = true;
+  return CLT_OK;
+}
+
+clt_status_t clt_body_apply_force(clt_world_t *world, clt_body_id_t body, const double force[3],
+                                  const double point[3]) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  if (!force) return FAIL("apply_force: force must not be NULL");
+  double torque[3] = {0.0, 0.0, 0.0};
+  if (world->dimension == 2 && force[2] != 0.0) return FAIL("apply_force: in a 2D world force[2] must be 0");
+  if (point) {
+    int b;
+    clt_status_t st = clt_world_resolve_body(world, body, false, "apply_force", &b);
+    if (st != CLT_OK) return st;
+    if (!finite3(point)) return FAIL("apply_force: point must be finite");
+    if (world->dimension == 2 && point[2] != 0.0) return FAIL("apply_force: in a 2D world point[2] must be 0");
+    double r[3], tau[3];
+    clt_v3_sub(r, point, world->states[b].position);
+    clt_v3_cross(tau, r, force);
+    if (world->dimension == 2) {
+      torque[0] = tau[2]; /* 2D: the scalar torque in [0] (world.h) */
+    } else {
+      clt_v3_copy(torque, tau);
+    }
+  }
+  return add_load(world, body, force, torque, "apply_force");
+}
+
+clt_status_t clt_body_apply_torque(clt_world_t *world, clt_body_id_t body, const double torque[3]) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  if (!torque) return FAIL("apply_torque: torque must not be NULL");
+  if (world->dimension == 2 && (torque[1] != 0.0 || torque[2] != 0.0))
+    return FAIL("apply_torque: in a 2D world the torque is torque[0] ([1] and [2] must be 0)");
+  static const double zero[3] = {0.0, 0.0, 0.0};
+  return add_load(world, body, zero, torque, "apply_torque");
+}
+
+void clt_forces_spend_loads(clt_world_t *world) {
+  if (!world->load_pending) return;
+  memset(world->pending_load, 0, (size_t)world->body_capacity * sizeof *world->pending_load);
+  world->load_pending = false;
+}
+
+/* The loads of clt_body_apply_force / _torque into the accumulators (torques to the body frame). */
+static void add_pending_loads(clt_world_t *world) {
+  for (int b = 0; b < world->body_count; b++) {
+    const double *load = world->pending_load[b];
+    if (load[0] == 0.0 && load[1] == 0.0 && load[2] == 0.0 && load[3] == 0.0 && load[4] == 0.0 && load[5] == 0.0)
+      continue;
+    clt_v3_add(world->force_acc[b], world->force_acc[b], load);
+    if (world->dimension == 2) {
+      world->torque_acc[b][0] += load[3];
+    } else {
+      double tau_body[3];
+      clt_q_rotate_inv(tau_body, world->states[b].orientation, load + 3);
+      clt_v3_add(world->torque_acc[b], world->torque_acc[b], tau_body);
+    }
+  }
+}
+
 void clt_forces_accumulate(clt_world_t *world, double t) {
   if (world->body_count == 0) return;
   size_t bytes = (size_t)world->body_count * sizeof *world->force_acc;
-  if (world->force_count == 0) {
+  if (world->force_count == 0 && !world->load_pending) {
     /* Nothing adds to the accumulators: zero they stay, and their pages are given back once
      * (base/pages.h), so that a pile's 48 bytes a body of zeros are not resident */
     if (!world->acc_clear) {
@@ -426,6 +512,7 @@ void clt_forces_accumulate(clt_world_t *world, double t) {
       add_side(world, f->body_b, g + 6, g + 9, magnitude);
     }
   }
+  if (world->load_pending) add_pending_loads(world);
 }
 
 double clt_forces_potential_energy(const clt_world_t *world) {

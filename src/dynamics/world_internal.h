@@ -151,6 +151,9 @@ struct clt_world_t {
   double (*torque_acc)[3];          /* 3D: body-frame torque; 2D: [0] */
   bool acc_clear;                   /* force_acc and torque_acc are zero, their pages given back
                                        (clt_forces_accumulate of a world without force records) */
+  double (*pending_load)[6];        /* NULL until the first clt_body_apply_force / _torque: the
+                                       world-frame force and torque each body takes in the next step */
+  bool load_pending;                /* pending_load holds a non-zero load */
 
   /* The stepper's workspace and its memory between steps (src/steppers/rows.h): rows, contacts,
    * the step problem, and the contact memory (restitution, warm start) that is part of the state
@@ -254,6 +257,8 @@ void clt_kinematic_state(const clt_world_t *world, int body, double t, clt_body_
 /* Generalized force k at (t, q, v) excluding gravity and gyroscopic terms: applied forces and
  * explicit springs, into force_acc / torque_acc (which it zeroes first). */
 void clt_forces_accumulate(clt_world_t *world, double t);
+/* After a step that succeeded: the loads of clt_body_apply_force / _torque are spent. */
+void clt_forces_spend_loads(clt_world_t *world);
 /* Drag tensors of a body for the overdamped law (SPEC.md §6.1; src/dynamics/drag.c, docs/stepping.md
  * "ReLCP and the overdamped law"), principal frame: translational zt [N s/m], rotational zr
  * [N m s]; the default from the shapes and world->viscosity, or the body's drag_linear /

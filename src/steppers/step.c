@@ -202,6 +202,7 @@ clt_status_t clt_world_step(clt_world_t *world) {
     }
     if (c.branch && stage->branch) k = stage_index(c.scheme, stage->branch) - 1;
   }
+  clt_forces_spend_loads(world); /* (a failed step keeps them for the next try) */
   d.wall_s = now_s() - start;
   d.arena_bytes = (int64_t)clt_arena_peak(&work->arena);
   world->diagnostics = d;
