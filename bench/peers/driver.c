@@ -45,7 +45,7 @@ typedef struct peers_result_t {
   double max_joint_error;  /* [m], max over sampled states (scenes with joints) */
   double ke_end, ke_peak;  /* [J] */
   double ke_end_rotational; /* [J] rotational part of ke_end */
-  int at_rest;             /* ke_end < 1e-6 ke_peak */
+  int at_rest;             /* ke_end < max(1e-6 ke_peak, ½ M (1 µm/s)²) */
   double rest_since;       /* [s] time from which every sample stays below the threshold */
   double top_drift;        /* [m] horizontal offset of the top body at the end (stack, tower) */
   long rss_peak_kb, rss_base_kb;
@@ -170,7 +170,11 @@ static void run_one(const peers_engine_t *engine, const char *kind, int n, const
     r->ke_end = peers_kinetic_energy_split(&scene, states, &r->ke_end_rotational);
     r->end_penetration = peers_max_penetration(&scene, states);
     if (!(r->end_penetration <= r->max_penetration)) r->max_penetration = r->end_penetration;
-    double threshold = 1e-6 * r->ke_peak;
+    /* at rest: below 10⁻⁶ of the peak, or below ½ M (1 µm/s)², so that a scene which starts at
+     * rest and stays there (the peak itself tiny) counts as at rest */
+    double total_mass = 0.0;
+    for (int i = 0; i < scene.body_count; i++) total_mass += scene.bodies[i].mass;
+    double threshold = fmax(1e-6 * r->ke_peak, 0.5 * total_mass * 1e-12);
     r->at_rest = r->ke_end < threshold;
     r->rest_since = NAN;
     if (r->at_rest) {
