@@ -99,6 +99,7 @@ static bool rehash(clt_world_t *world, int count) {
 static int32_t intern(clt_world_t *world, const clt_shape_def_t *def) {
   clt_shape_def_t c;
   canonical_shape(&c, def);
+  if (c.filter.category != 1u || c.filter.mask != 0xFFFFFFFFu || c.filter.group != 0) world->filters_used = true;
   uint64_t hash = shape_hash(&c);
   if (world->shape_bucket_count > 0) {
     for (int32_t d = world->shape_buckets[bucket_of(world, hash)]; d >= 0; d = world->shape_descs[d].next) {

@@ -122,6 +122,8 @@ struct clt_world_t {
   int shape_desc_count;    /* slots used (live or on the free list) */
   int shape_desc_capacity;
   int shape_desc_free;     /* first free slot (refs 0), chained through next; −1: none */
+  bool filters_used;       /* a description with a collision filter other than the default has been
+                              stored: only then does the collide stage read the filters of its pairs */
   int32_t *shape_buckets;  /* hash → first slot, chained through next; −1: empty */
   int shape_bucket_count;  /* power of two (0 before the first shape) */
   clt_joint_rec_t *joints;

@@ -59,10 +59,34 @@ static herr_t put_strings(hid_t g, const char *name, const char *const *strings,
   return r;
 }
 
+/* The numeric columns of /shapes, gathered from clt_shape_def_t field by field. */
+static const struct {
+  const char *name;
+  size_t offset;
+  int width;
+} shape_fields[] = {
+    {"position", offsetof(clt_shape_def_t, local_position), 3},
+    {"orientation", offsetof(clt_shape_def_t, local_orientation), 4},
+    {"angle", offsetof(clt_shape_def_t, local_angle), 1},
+    {"radius", offsetof(clt_shape_def_t, radius), 1},
+    {"length", offsetof(clt_shape_def_t, length), 1},
+    {"half_extents", offsetof(clt_shape_def_t, half_extents), 3},
+    {"semi_axes", offsetof(clt_shape_def_t, semi_axes), 3},
+    {"major_radius", offsetof(clt_shape_def_t, major_radius), 1},
+    {"minor_radius", offsetof(clt_shape_def_t, minor_radius), 1},
+    {"point", offsetof(clt_shape_def_t, point), 3},
+    {"normal", offsetof(clt_shape_def_t, normal), 3},
+    {"a", offsetof(clt_shape_def_t, a), 3},
+    {"b", offsetof(clt_shape_def_t, b), 3},
+};
+#define SHAPE_FIELDS (sizeof shape_fields / sizeof shape_fields[0])
+
 /* Writes (create) or appends the rows of bodies [from, to) of out->bodies to /bodies and /shapes
  * (their shapes, and polygon vertices): the whole tables at the start of a run, the bodies added
  * since in a growing run. A growing run's tables have 1024-row chunks, and its name strings hold
- * at least 63 characters (longer names of bodies added later are cut). */
+ * at least 63 characters (longer names of bodies added later are cut). The shapes are read one at a
+ * time into their columns (30 doubles and 4 ints a shape, not a 784-byte clt_shape_def_t each:
+ * 10⁵ grains would hold 78 MB for it). */
 bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, int to, bool create) {
   hid_t file = out->file;
   bool ok = true;
@@ -79,14 +103,19 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
   int s_count = shape_total;
   hsize_t chunk_s = out->growing ? 1024 : (hsize_t)(s_count > 0 ? s_count : 1);
   size_t nn = (size_t)(n > 0 ? n : 1), ns = (size_t)(s_count > 0 ? s_count : 1);
+  size_t field_start[SHAPE_FIELDS + 1] = {0};
+  for (size_t f = 0; f < SHAPE_FIELDS; f++) field_start[f + 1] = field_start[f] + (size_t)shape_fields[f].width * ns;
   const char **names = calloc(nn, sizeof *names), **types = calloc(nn, sizeof *types);
   double *mass = calloc(nn, sizeof *mass), *inertia = calloc(nn * 3, sizeof *inertia);
   int32_t *shape_count = calloc(nn, sizeof *shape_count), *first_shape = calloc(nn, sizeof *first_shape);
-  clt_shape_def_t *shapes = calloc(ns, sizeof *shapes);
-  int32_t *shape_body = calloc(ns, sizeof *shape_body);
+  double *columns = calloc(field_start[SHAPE_FIELDS], sizeof *columns);
+  int32_t *shape_body = calloc(ns, sizeof *shape_body), *vertex_count = calloc(ns, sizeof *vertex_count);
+  int32_t *first_vertex = calloc(ns, sizeof *first_vertex), *material = calloc(ns, sizeof *material);
   const char **shape_types = calloc(ns, sizeof *shape_types);
-  if (!names || !types || !mass || !inertia || !shape_count || !first_shape || !shapes || !shape_body ||
-      !shape_types) {
+  double *vertices = NULL;
+  int vertex_total = 0, vertex_capacity = 0;
+  if (!names || !types || !mass || !inertia || !shape_count || !first_shape || !columns || !shape_body ||
+      !vertex_count || !first_vertex || !material || !shape_types) {
     ok = false;
   }
   int s = 0;
@@ -98,9 +127,35 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
     shape_count[i] = info[i].shape_count;
     first_shape[i] = out->shape_rows + s;
     for (int k = 0; k < info[i].shape_count && ok; k++, s++) {
-      ok = clt_body_get_shape(world, out->bodies[from + i], k, &shapes[s]) == CLT_OK;
+      clt_shape_def_t shape;
+      ok = clt_body_get_shape(world, out->bodies[from + i], k, &shape) == CLT_OK;
+      if (!ok) break;
       shape_body[s] = from + i;
-      shape_types[s] = clt_shape_type_name(shapes[s].type);
+      shape_types[s] = clt_shape_type_name(shape.type);
+      material[s] = shape.material;
+      for (size_t f = 0; f < SHAPE_FIELDS; f++) {
+        size_t w = (size_t)shape_fields[f].width;
+        memcpy(columns + field_start[f] + (size_t)s * w, (const char *)&shape + shape_fields[f].offset, w * sizeof(double));
+      }
+      /* polygon vertices packed: shape s owns rows first_vertex[s] ... + vertex_count[s] − 1 */
+      int count = shape.type == CLT_SHAPE_POLYGON ? shape.vertex_count : 0;
+      vertex_count[s] = count;
+      first_vertex[s] = out->vertex_rows + vertex_total;
+      if (vertex_total + count > vertex_capacity) {
+        int capacity = vertex_capacity > 0 ? 2 * vertex_capacity : 64;
+        while (capacity < vertex_total + count) capacity *= 2;
+        double *grown = realloc(vertices, sizeof *vertices * 2 * (size_t)capacity);
+        if (!grown) {
+          ok = false;
+          break;
+        }
+        vertices = grown;
+        vertex_capacity = capacity;
+      }
+      for (int v = 0; v < count; v++, vertex_total++) {
+        vertices[2 * vertex_total] = shape.vertices[v][0];
+        vertices[2 * vertex_total + 1] = shape.vertices[v][1];
+      }
     }
   }
   if (ok) {
@@ -124,74 +179,27 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
     ok = ok && put_rows(g, "body", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, shape_body, create,
                         chunk_s) >= 0;
     ok = ok && put_strings(g, "type", shape_types, s_count, create, chunk_s, out->growing ? 16 : 1) >= 0;
-    /* Numeric fields gathered column by column from clt_shape_def_t. */
-    double *col = calloc(ns * 4, sizeof *col);
-    int32_t *icol = calloc(ns, sizeof *icol);
-    if (!col || !icol) ok = false;
-    struct {
-      const char *name;
-      size_t offset;
-      int width;
-    } fields[] = {
-        {"position", offsetof(clt_shape_def_t, local_position), 3},
-        {"orientation", offsetof(clt_shape_def_t, local_orientation), 4},
-        {"angle", offsetof(clt_shape_def_t, local_angle), 1},
-        {"radius", offsetof(clt_shape_def_t, radius), 1},
-        {"length", offsetof(clt_shape_def_t, length), 1},
-        {"half_extents", offsetof(clt_shape_def_t, half_extents), 3},
-        {"semi_axes", offsetof(clt_shape_def_t, semi_axes), 3},
-        {"major_radius", offsetof(clt_shape_def_t, major_radius), 1},
-        {"minor_radius", offsetof(clt_shape_def_t, minor_radius), 1},
-        {"point", offsetof(clt_shape_def_t, point), 3},
-        {"normal", offsetof(clt_shape_def_t, normal), 3},
-        {"a", offsetof(clt_shape_def_t, a), 3},
-        {"b", offsetof(clt_shape_def_t, b), 3},
-    };
-    for (size_t f = 0; ok && f < sizeof fields / sizeof fields[0]; f++) {
-      int w = fields[f].width;
-      for (int i = 0; i < s_count; i++) {
-        const double *src = (const double *)((const char *)&shapes[i] + fields[f].offset);
-        memcpy(col + (size_t)i * (size_t)w, src, sizeof(double) * (size_t)w);
-      }
-      hsize_t inner[1] = {(hsize_t)w};
-      int rank = w > 1 ? 1 : 0;
-      ok = put_rows(g, fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, inner, (hsize_t)s_count, col, create,
-                    chunk_s) >= 0;
+    for (size_t f = 0; ok && f < SHAPE_FIELDS; f++) {
+      hsize_t inner[1] = {(hsize_t)shape_fields[f].width};
+      int rank = shape_fields[f].width > 1 ? 1 : 0;
+      ok = put_rows(g, shape_fields[f].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, rank, inner, (hsize_t)s_count,
+                    columns + field_start[f], create, chunk_s) >= 0;
     }
-    /* Polygon vertices packed: shape i owns rows first_vertex[i] ... + vertex_count[i] − 1. */
-    int vertex_total = 0;
-    for (int i = 0; ok && i < s_count; i++) {
-      icol[i] = shapes[i].type == CLT_SHAPE_POLYGON ? shapes[i].vertex_count : 0;
-      vertex_total += icol[i];
-    }
-    ok = ok && put_rows(g, "vertex_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol, create,
-                        chunk_s) >= 0;
-    double *vertices = calloc((size_t)(vertex_total > 0 ? vertex_total : 1) * 2, sizeof *vertices);
-    if (!vertices) ok = false;
-    int v = 0;
-    for (int i = 0; ok && i < s_count; i++) {
-      int count = icol[i];
-      icol[i] = out->vertex_rows + v;
-      for (int k = 0; k < count; k++, v++) {
-        vertices[2 * v] = shapes[i].vertices[k][0];
-        vertices[2 * v + 1] = shapes[i].vertices[k][1];
-      }
-    }
-    ok = ok && put_rows(g, "first_vertex", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol, create,
-                        chunk_s) >= 0;
+    ok = ok && put_rows(g, "vertex_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, vertex_count,
+                        create, chunk_s) >= 0;
+    ok = ok && put_rows(g, "first_vertex", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, first_vertex,
+                        create, chunk_s) >= 0;
     hsize_t two = 2;
-    ok = ok && put_rows(g, "vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &two, (hsize_t)vertex_total, vertices,
-                        create, out->growing ? 1024 : (hsize_t)(vertex_total > 0 ? vertex_total : 1)) >= 0;
-    free(vertices);
-    for (int i = 0; ok && i < s_count; i++) icol[i] = shapes[i].material;
-    ok = ok && put_rows(g, "material", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, icol, create,
+    double no_vertex[2] = {0.0, 0.0};
+    ok = ok && put_rows(g, "vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &two, (hsize_t)vertex_total,
+                        vertices ? vertices : no_vertex, create,
+                        out->growing ? 1024 : (hsize_t)(vertex_total > 0 ? vertex_total : 1)) >= 0;
+    ok = ok && put_rows(g, "material", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, material, create,
                         chunk_s) >= 0;
     if (ok) {
       out->shape_rows += s_count;
       out->vertex_rows += vertex_total;
     }
-    free(col);
-    free(icol);
     if (g >= 0) H5Gclose(g);
   }
   free(info);
@@ -201,9 +209,13 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
   free(inertia);
   free(shape_count);
   free(first_shape);
-  free(shapes);
+  free(columns);
   free(shape_body);
+  free(vertex_count);
+  free(first_vertex);
+  free(material);
   free(shape_types);
+  free(vertices);
   return ok;
 }
 

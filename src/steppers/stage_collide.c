@@ -258,7 +258,9 @@ static int collide_pair(const clt_world_t *world, clt_contact_point_t *points, c
 /* Pairs of shapes that never touch (world.h clt_collision_filter_t): filters that do not pass, and
  * two bodies joined by a joint without collide_connected. */
 static bool pair_excluded(const clt_world_t *world, int sa, int sb, int a, int b) {
-  if (!clt_collision_filter_pass(&clt_world_shape(world, sa)->filter, &clt_world_shape(world, sb)->filter))
+  /* (the filters only where a scene set one: a pile's shapes are not read again for them) */
+  if (world->filters_used &&
+      !clt_collision_filter_pass(&clt_world_shape(world, sa)->filter, &clt_world_shape(world, sb)->filter))
     return true;
   for (int j = 0; j < world->joint_count; j++) {
     const clt_joint_rec_t *jt = &world->joints[j];
