@@ -73,11 +73,13 @@ static bool read_links(hid_t file, clt_viz_run_t *run) {
                {"prismatic", CLT_VIZ_LINK_PRISMATIC}, {"fixed", CLT_VIZ_LINK_FIXED},
                {"distance", CLT_VIZ_LINK_DISTANCE},   {"spring-damper", CLT_VIZ_LINK_SPRING}};
   hsize_t rows = (hsize_t)n;
-  char(*types)[32] = calloc(rows + 1, sizeof *types);
+  /* the numeric tables first: their reader checks that the file holds the rows they claim, before
+   * anything is allocated for them (io/run_reader.h) */
   int32_t *body = clt_run_file_read(file, "links/body", H5T_NATIVE_INT32, sizeof(int32_t), rows, 2);
-  double *anchor = clt_run_file_read(file, "links/anchor", H5T_NATIVE_DOUBLE, sizeof(double), rows, 6);
-  run->links = calloc(rows + 1, sizeof *run->links);
-  bool ok = types && body && anchor && run->links && clt_run_file_read_strings(file, "links/type", rows, &types[0][0], 32);
+  double *anchor = body ? clt_run_file_read(file, "links/anchor", H5T_NATIVE_DOUBLE, sizeof(double), rows, 6) : NULL;
+  char(*types)[32] = anchor ? calloc(rows + 1, sizeof *types) : NULL;
+  run->links = types ? calloc(rows + 1, sizeof *run->links) : NULL;
+  bool ok = run->links && clt_run_file_read_strings(file, "links/type", rows, &types[0][0], 32);
   for (hsize_t i = 0; ok && i < rows; i++) {
     int k = -1;
     for (size_t t = 0; t < sizeof kinds / sizeof kinds[0]; t++)
