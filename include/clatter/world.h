@@ -493,6 +493,20 @@ typedef struct clt_joint_info_t {
 
 clt_status_t clt_joint_get_info(const clt_world_t *world, clt_joint_id_t joint, clt_joint_info_t *out);
 
+/* The coordinate of a one-coordinate joint at the current state, and its rate:
+ *  - revolute: the angle [rad] by which B has turned relative to A about the axis since the joint
+ *    was created (counter-clockwise about A's axis, 2D about z), and its rate [rad/s]. 2D: it counts
+ *    whole turns; 3D: in (−π, π].
+ *  - prismatic: the slide [m] (p_B − p_A)·a of B's anchor from A's along A's axis, and its rate.
+ *  - distance: the distance [m] |p_A − p_B| between the anchors, and its rate.
+ * CLT_ERR_UNSUPPORTED for spherical and fixed joints (no single coordinate). */
+typedef struct clt_joint_state_t {
+  double position;
+  double rate;
+} clt_joint_state_t;
+
+clt_status_t clt_joint_get_state(const clt_world_t *world, clt_joint_id_t joint, clt_joint_state_t *out);
+
 /* ---------------------------------------------------------------------------------------------
  * Force elements */
 

@@ -391,6 +391,18 @@ static PyObject *world_joint_info(WorldObject *self, PyObject *args) {
                        j.collide_connected ? Py_True : Py_False);
 }
 
+static PyObject *world_joint_state(WorldObject *self, PyObject *args) {
+  int i;
+  if (!PyArg_ParseTuple(args, "i", &i)) return NULL;
+  if (check_ready(self) < 0) return NULL;
+  if (i < 0 || i >= clt_world_joint_count(self->world))
+    return PyErr_Format(PyExc_IndexError, "joint index %d out of range [0, %d)", i, clt_world_joint_count(self->world));
+  clt_joint_state_t st;
+  clt_status_t status = clt_joint_get_state(self->world, clt_world_joint_at(self->world, i), &st);
+  if (status != CLT_OK) return clt_py_raise(status, clt_world_error(self->world));
+  return Py_BuildValue("{s:d,s:d}", "position", st.position, "rate", st.rate);
+}
+
 static PyObject *world_force_info(WorldObject *self, PyObject *args) {
   int i;
   if (!PyArg_ParseTuple(args, "i", &i)) return NULL;
@@ -829,6 +841,10 @@ static PyMethodDef world_methods[] = {
      "(body indices, -1 for the ground), anchor_a, anchor_b, axis_a, axis_b in each body's principal frame "
      "(the frame of position and orientation; world frame for the ground), distance (resolved), "
      "collide_connected."},
+    {"joint_state", (PyCFunction)world_joint_state, METH_VARARGS,
+     "joint_state(i) -> dict: position and rate of a one-coordinate joint (clt_joint_get_state): a revolute "
+     "joint's angle of B relative to A since creation [rad], a prismatic joint's slide [m], a distance joint's "
+     "distance [m]; UnsupportedError for spherical and fixed joints."},
     {"force_info", (PyCFunction)world_force_info, METH_VARARGS,
      "force_info(i) -> dict: force element i (creation order) as the step holds it: the fields of its scene "
      "entry, with anchors and axes in each body's principal frame, rest_length resolved and the applied force's "

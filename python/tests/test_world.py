@@ -59,6 +59,8 @@ def test_joint_and_force_info(scenes):
         assert np.abs(a - b).max() < 1e-15
     with pytest.raises(IndexError):
         world.joint_info(6)
+    with pytest.raises(clatter.Error):
+        world.joint_state(0)  # spherical: no single coordinate
     world = ball_on_floor()
     world.set_applied_force("push", [1.0, 2.0, 3.0], [0.0, 0.0, 0.5])
     push = world.force_info(0)
@@ -66,6 +68,19 @@ def test_joint_and_force_info(scenes):
     assert push["force"] == (1.0, 2.0, 3.0) and push["torque"] == (0.0, 0.0, 0.5)
     with pytest.raises(IndexError):
         world.force_info(1)
+
+
+def test_joint_state():
+    """A pendulum's hinge angle is the rod's turn since creation (clt_joint_get_state)."""
+    scene = clatter.Scene(dimension=2, time_step=0.01, duration=1.0)
+    scene.body(position=[0.5, 0], shape=clatter.box([0.5, 0.05]), name="rod")
+    scene.joint("revolute", "rod", anchor_a=[-0.5, 0], anchor_b=[0, 0])
+    world = scene.build()
+    world.step(30)
+    state = world.joint_state(0)
+    assert state["position"] == pytest.approx(-world.angle[0], abs=1e-15)  # the world turns against the rod
+    assert state["rate"] == pytest.approx(-world.angular_velocity[0][0], abs=1e-15)
+    assert world.angle[0] < -0.1  # it swung down
 
 
 def test_collision_filter():

@@ -56,14 +56,100 @@ clt_joint_id_t clt_world_joint_at(const clt_world_t *world, int i) {
   return id;
 }
 
-clt_status_t clt_joint_get_info(const clt_world_t *world, clt_joint_id_t joint, clt_joint_info_t *out) {
-  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+static void relative_orientation(const clt_world_t *world, const clt_joint_rec_t *joint, double ra[4],
+                                 double rel[4]);
+
+/* A 2D body's angle (0 for the ground). */
+static double planar_angle(const clt_world_t *world, int body) { return body < 0 ? 0.0 : world->states[body].angle; }
+
+/* A body's angular velocity in the world frame (2D: about z; 0 for the ground). */
+static void world_angular_velocity(const clt_world_t *world, int body, double out[3]) {
+  clt_v3_set(out, 0.0, 0.0, 0.0);
+  if (body < 0) return;
+  const clt_body_state_t *s = &world->states[body];
+  if (world->dimension == 2)
+    out[2] = s->angular_velocity[0];
+  else
+    clt_q_rotate(out, s->orientation, s->angular_velocity);
+}
+
+/* The record a handle names, for the getters below: CLT_ERR_STALE_HANDLE or, with out NULL,
+ * CLT_ERR_INVALID_ARGUMENT, each with its message ("joint WHAT: ..."). */
+static clt_status_t joint_of(const clt_world_t *world, clt_joint_id_t joint, const void *out, const char *what,
+                             const clt_joint_rec_t **rec) {
   clt_world_t *w = (clt_world_t *)world; /* for the error message only */
   if (joint.index >= (uint32_t)world->joint_count || world->joints[joint.index].generation != joint.generation)
-    return clt_world_fail(w, CLT_ERR_STALE_HANDLE, "joint get_info: joint id {%u, %u} names no joint", joint.index,
+    return clt_world_fail(w, CLT_ERR_STALE_HANDLE, "joint %s: joint id {%u, %u} names no joint", what, joint.index,
                           joint.generation);
-  if (!out) return clt_world_fail(w, CLT_ERR_INVALID_ARGUMENT, "joint get_info: out must not be NULL");
-  const clt_joint_rec_t *j = &world->joints[joint.index];
+  if (!out) return clt_world_fail(w, CLT_ERR_INVALID_ARGUMENT, "joint %s: out must not be NULL", what);
+  *rec = &world->joints[joint.index];
+  return CLT_OK;
+}
+
+clt_status_t clt_joint_get_state(const clt_world_t *world, clt_joint_id_t joint, clt_joint_state_t *out) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  clt_world_t *w = (clt_world_t *)world; /* for the error message only */
+  const clt_joint_rec_t *j = NULL;
+  clt_status_t status = joint_of(world, joint, out, "get_state", &j);
+  if (status != CLT_OK) return status;
+  double pa[3], pb[3], va[3], vb[3], wa[3], wb[3];
+  clt_body_world_point(world, j->body_a, j->anchor_a, pa, va);
+  clt_body_world_point(world, j->body_b, j->anchor_b, pb, vb);
+  world_angular_velocity(world, j->body_a, wa);
+  world_angular_velocity(world, j->body_b, wb);
+  switch (j->type) {
+    case CLT_JOINT_REVOLUTE:
+      if (world->dimension == 2) {
+        out->position = planar_angle(world, j->body_b) - planar_angle(world, j->body_a) - j->angle0;
+        out->rate = wb[2] - wa[2];
+      } else {
+        /* the rotation of B relative to A since creation, in A's frame: d = rel ⊗ rel₀⁻¹, and its
+         * angle about A's axis */
+        double ra[4], inv[4], rel[4], d[4], axis[3];
+        relative_orientation(world, j, ra, rel);
+        clt_q_conj(inv, j->relative_orientation);
+        clt_q_mul(d, rel, inv);
+        out->position = 2.0 * atan2(d[1] * j->axis_a[0] + d[2] * j->axis_a[1] + d[3] * j->axis_a[2], d[0]);
+        if (out->position > CLT_PI) out->position -= 2.0 * CLT_PI;
+        if (out->position <= -CLT_PI) out->position += 2.0 * CLT_PI;
+        clt_q_rotate(axis, ra, j->axis_a);
+        double dw[3];
+        clt_v3_sub(dw, wb, wa);
+        out->rate = clt_v3_dot(dw, axis);
+      }
+      return CLT_OK;
+    case CLT_JOINT_PRISMATIC: {
+      /* s = (p_B − p_A)·a, a = A's axis in the world: ṡ = (v_B − v_A)·a + (p_B − p_A)·(ω_A × a) */
+      double ra[4], axis[3], r[3], dv[3], c[3];
+      clt_joint_orientation(world, j->body_a, ra);
+      clt_q_rotate(axis, ra, j->axis_a);
+      clt_v3_sub(r, pb, pa);
+      clt_v3_sub(dv, vb, va);
+      clt_v3_cross(c, wa, axis);
+      out->position = clt_v3_dot(r, axis);
+      out->rate = clt_v3_dot(dv, axis) + clt_v3_dot(r, c);
+      return CLT_OK;
+    }
+    case CLT_JOINT_DISTANCE: {
+      double r[3], dv[3];
+      clt_v3_sub(r, pa, pb);
+      clt_v3_sub(dv, va, vb);
+      double len = clt_v3_norm(r);
+      out->position = len;
+      out->rate = len > 0.0 ? clt_v3_dot(r, dv) / len : 0.0;
+      return CLT_OK;
+    }
+    default:
+      return clt_world_fail(w, CLT_ERR_UNSUPPORTED, "joint get_state: a %s joint has no single coordinate",
+                            clt_joint_type_name(j->type));
+  }
+}
+
+clt_status_t clt_joint_get_info(const clt_world_t *world, clt_joint_id_t joint, clt_joint_info_t *out) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  const clt_joint_rec_t *j = NULL;
+  clt_status_t status = joint_of(world, joint, out, "get_info", &j);
+  if (status != CLT_OK) return status;
   memset(out, 0, sizeof *out);
   out->type = j->type;
   out->body_a = j->body_a >= 0 ? clt_world_body_at(world, j->body_a) : clt_world_ground();
@@ -90,12 +176,19 @@ void clt_joint_orientation(const clt_world_t *world, int body, double r[4]) {
     clt_q_copy(r, world->states[body].orientation);
 }
 
-void clt_joint_rotation_error(const clt_world_t *world, const clt_joint_rec_t *joint, double out[3]) {
-  double ra[4], rb[4], rel[4], inv[4], err[4];
+/* r_A⁻¹ ⊗ r_B: B's orientation relative to A's (ra: r_A, for callers that need it). */
+static void relative_orientation(const clt_world_t *world, const clt_joint_rec_t *joint, double ra[4],
+                                 double rel[4]) {
+  double rb[4], inv[4];
   clt_joint_orientation(world, joint->body_a, ra);
   clt_joint_orientation(world, joint->body_b, rb);
   clt_q_conj(inv, ra);
   clt_q_mul(rel, inv, rb);
+}
+
+void clt_joint_rotation_error(const clt_world_t *world, const clt_joint_rec_t *joint, double out[3]) {
+  double ra[4], rel[4], inv[4], err[4];
+  relative_orientation(world, joint, ra, rel);
   clt_q_conj(inv, joint->relative_orientation);
   clt_q_mul(err, inv, rel);
   double sign = err[0] < 0.0 ? -2.0 : 2.0;
@@ -184,6 +277,7 @@ clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def,
   } else {
     rec.axis_a[2] = rec.axis_b[2] = 1.0;
     clt_q_identity(rec.relative_orientation);
+    rec.angle0 = planar_angle(world, rec.body_b) - planar_angle(world, rec.body_a);
   }
   if (def->type == CLT_JOINT_DISTANCE) {
     if (def->distance < 0.0) {
@@ -251,11 +345,8 @@ void clt_joint_rotation_rows(const clt_world_t *world, const clt_joint_rec_t *jo
    *   q̇_rel = −½ ω_A ⊗ q_rel + ½ q_rel ⊗ ω_B, so
    *   2 q̇_err = q_err ⊗ ω_B − (c ω_A c⁻¹) ⊗ q_err,
    * and for q = (w, v): vec(q ⊗ (0, b)) = (w I + [v]ₓ) b, vec((0, a) ⊗ q) = (w I − [v]ₓ) a. */
-  double ra[4], rb[4], rel[4], inv[4], c[4], err[4];
-  clt_joint_orientation(world, joint->body_a, ra);
-  clt_joint_orientation(world, joint->body_b, rb);
-  clt_q_conj(inv, ra);
-  clt_q_mul(rel, inv, rb);
+  double ra[4], rel[4], c[4], err[4];
+  relative_orientation(world, joint, ra, rel);
   clt_q_conj(c, joint->relative_orientation);
   clt_q_mul(err, c, rel);
   if (err[0] < 0.0) /* the same hemisphere choice as clt_joint_rotation_error */

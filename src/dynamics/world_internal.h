@@ -73,6 +73,7 @@ typedef struct clt_joint_rec_t {
   double perp_a[2][3];              /* unit, ⊥ axis_a, in A's frame: prismatic lateral offset */
   double distance;                  /* distance joint, resolved (≥ 0) */
   bool collide_connected;           /* the two bodies' shapes collide with each other */
+  double angle0;                    /* 2D revolute: θ_B − θ_A at creation (clt_joint_get_state) */
   double relative_orientation[4];   /* r_A⁻¹ ⊗ r_B at creation: fixed / prismatic reference */
 } clt_joint_rec_t;
 
