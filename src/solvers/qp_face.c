@@ -71,8 +71,8 @@ int lcp_qp_refine_face(const clt_lcp_t *p, const clt_cone_set_t *cones, const cl
    * CG needs in exact arithmetic (n) */
   int budget = iterations < n ? iterations : n;
   if (budget < 10) budget = 10;
-  /* and within the caller's cap on the solve's products */
-  if (budget > o->max_iterations - iterations) budget = o->max_iterations - iterations;
+  /* and within the caller's cap on the solve's products, the refined point's own product included */
+  if (budget > o->max_iterations - iterations - 1) budget = o->max_iterations - iterations - 1;
   if (budget <= 0) return 0;
   size_t bytes = sizeof(double) * (size_t)n;
   int mark = clt_arena_mark(arena);

@@ -441,6 +441,18 @@ static void face_refinement(void) {
     printf("  capped at 5: %s, %d iterations, residual %.3g\n", clt_solver_status_name(r2.status), r2.iterations,
            r2.residual);
     CHECK(r2.status == CLT_SOLVE_MAX_ITERATIONS && r2.iterations == 5);
+    /* a cap a few products above what the gradient steps need: solve and refinement within it */
+    o.max_iterations = 10000;
+    o.tolerance = 1e-6;
+    memset(z, 0, sizeof z);
+    CHECK(clt_cone_qp_solve(solver, &lcp, &cs, &o, z, NULL, &r2) == CLT_OK);
+    int cap = r2.iterations - 3; /* the refinement took more than 3 products above */
+    o.max_iterations = cap;
+    memset(z, 0, sizeof z);
+    CHECK(clt_cone_qp_solve(solver, &lcp, &cs, &o, z, NULL, &r2) == CLT_OK);
+    printf("  capped at %d: %s, %d iterations, residual %.3g\n", cap, clt_solver_status_name(r2.status),
+           r2.iterations, r2.residual);
+    CHECK_LE(r2.iterations, cap);
   }
 }
 
