@@ -381,8 +381,7 @@ static clt_status_t set_body_capacity(clt_world_t *world, int new_cap) {
       !resize_exact((void **)&world->backup_velocity, cap, new_cap, sizeof *world->backup_velocity) ||
       !resize_exact((void **)&world->backup_pose, cap, new_cap, sizeof *world->backup_pose) ||
       !resize_exact((void **)&world->force_acc, cap, new_cap, sizeof *world->force_acc) ||
-      !resize_exact((void **)&world->torque_acc, cap, new_cap, sizeof *world->torque_acc) ||
-      (world->pending_load && !resize_exact((void **)&world->pending_load, cap, new_cap, sizeof *world->pending_load)))
+      !resize_exact((void **)&world->torque_acc, cap, new_cap, sizeof *world->torque_acc))
     return CLT_ERR_OUT_OF_MEMORY; /* the arrays already grown keep their size: body_capacity is a lower bound */
   world->body_capacity = new_cap;
   world->acc_clear = false; /* (the accumulators' pages were written: given back again) */

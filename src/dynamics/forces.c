@@ -6,7 +6,6 @@
  * explicit force acts along. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/pages.h"
@@ -402,15 +401,12 @@ static clt_status_t add_load(clt_world_t *world, clt_body_id_t body, const doubl
   for (int k = 0; k < 3; k++)
     if (!(fabs(force[k]) <= CLT_MAX_FORCE && fabs(torque[k]) <= CLT_MAX_FORCE))
       return FAIL("%s: %s: the values must be within %g (CLT_MAX_FORCE, N and N m)", what, label, CLT_MAX_FORCE);
-  if (!world->pending_load) {
-    world->pending_load = calloc((size_t)world->body_capacity, sizeof *world->pending_load);
-    if (!world->pending_load) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
-  }
-  for (int k = 0; k < 3; k++) {
-    world->pending_load[b][k] += force[k];
-    world->pending_load[b][3 + k] += torque[k];
-  }
-  world->load_pending = true;
+  if (!clt_grow((void **)&world->loads, &world->load_capacity, world->load_count + 1, sizeof *world->loads))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
+  clt_load_t *load = &world->loads[world->load_count++];
+  load->body = b;
+  clt_v3_copy(load->force, force);
+  clt_v3_copy(load->torque, torque);
   return CLT_OK;
 }
 
@@ -447,24 +443,20 @@ clt_status_t clt_body_apply_torque(clt_world_t *world, clt_body_id_t body, const
   return add_load(world, body, zero, torque, "apply_torque");
 }
 
-void clt_forces_spend_loads(clt_world_t *world) {
-  if (!world->load_pending) return;
-  memset(world->pending_load, 0, (size_t)world->body_capacity * sizeof *world->pending_load);
-  world->load_pending = false;
-}
+void clt_forces_spend_loads(clt_world_t *world) { world->load_count = 0; }
 
-/* The loads of clt_body_apply_force / _torque into the accumulators (torques to the body frame). */
-static void add_pending_loads(clt_world_t *world) {
-  for (int b = 0; b < world->body_count; b++) {
-    const double *load = world->pending_load[b];
-    if (load[0] == 0.0 && load[1] == 0.0 && load[2] == 0.0 && load[3] == 0.0 && load[4] == 0.0 && load[5] == 0.0)
-      continue;
-    clt_v3_add(world->force_acc[b], world->force_acc[b], load);
+/* The loads of clt_body_apply_force / _torque into the accumulators, in call order (torques to the
+ * body frame). */
+static void add_loads(clt_world_t *world) {
+  for (int k = 0; k < world->load_count; k++) {
+    const clt_load_t *load = &world->loads[k];
+    int b = load->body;
+    clt_v3_add(world->force_acc[b], world->force_acc[b], load->force);
     if (world->dimension == 2) {
-      world->torque_acc[b][0] += load[3];
+      world->torque_acc[b][0] += load->torque[0];
     } else {
       double tau_body[3];
-      clt_q_rotate_inv(tau_body, world->states[b].orientation, load + 3);
+      clt_q_rotate_inv(tau_body, world->states[b].orientation, load->torque);
       clt_v3_add(world->torque_acc[b], world->torque_acc[b], tau_body);
     }
   }
@@ -473,7 +465,7 @@ static void add_pending_loads(clt_world_t *world) {
 void clt_forces_accumulate(clt_world_t *world, double t) {
   if (world->body_count == 0) return;
   size_t bytes = (size_t)world->body_count * sizeof *world->force_acc;
-  if (world->force_count == 0 && !world->load_pending) {
+  if (world->force_count == 0 && world->load_count == 0) {
     /* Nothing adds to the accumulators: zero they stay, and their pages are given back once
      * (base/pages.h), so that a pile's 48 bytes a body of zeros are not resident */
     if (!world->acc_clear) {
@@ -512,7 +504,7 @@ void clt_forces_accumulate(clt_world_t *world, double t) {
       add_side(world, f->body_b, g + 6, g + 9, magnitude);
     }
   }
-  if (world->load_pending) add_pending_loads(world);
+  add_loads(world);
 }
 
 double clt_forces_potential_energy(const clt_world_t *world) {

@@ -86,7 +86,7 @@ void clt_world_free_storage(clt_world_t *world) {
   free(world->backup_velocity);
   free(world->backup_pose);
   free(world->force_acc);
-  free(world->pending_load);
+  free(world->loads);
   free(world->torque_acc);
   free(world->divergence.size);
 }

@@ -77,6 +77,12 @@ typedef struct clt_joint_rec_t {
   double relative_orientation[4];   /* r_A⁻¹ ⊗ r_B at creation: fixed / prismatic reference */
 } clt_joint_rec_t;
 
+/* A load for the next step (clt_body_apply_force / _torque): world-frame force and torque. */
+typedef struct clt_load_t {
+  int body;
+  double force[3], torque[3];
+} clt_load_t;
+
 typedef struct clt_force_rec_t {
   clt_force_type_t type;
   uint32_t generation;
@@ -154,9 +160,10 @@ struct clt_world_t {
   double (*torque_acc)[3];          /* 3D: body-frame torque; 2D: [0] */
   bool acc_clear;                   /* force_acc and torque_acc are zero, their pages given back
                                        (clt_forces_accumulate of a world without force records) */
-  double (*pending_load)[6];        /* NULL until the first clt_body_apply_force / _torque: the
-                                       world-frame force and torque each body takes in the next step */
-  bool load_pending;                /* pending_load holds a non-zero load */
+  struct clt_load_t *loads;         /* clt_body_apply_force / _torque since the last step that
+                                       succeeded, in call order (a list: a controller loads a few
+                                       bodies of what may be a large world) */
+  int load_count, load_capacity;
 
   /* The stepper's workspace and its memory between steps (src/steppers/rows.h): rows, contacts,
    * the step problem, and the contact memory (restitution, warm start) that is part of the state
