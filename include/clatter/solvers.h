@@ -5,8 +5,12 @@
  * Conventions
  *  - LCP: find z with w = M z + q, and for i < free_count: w_i = 0 (z_i free);
  *    for i ≥ free_count: z_i ≥ 0, w_i ≥ 0, z_i w_i = 0.
- *  - Residual (SPEC.md §2): ‖min(z, w)‖∞ over the complementarity part, plus ‖w_free‖∞ over the
- *    free part, divided by (1 + ‖q‖∞).
+ *    With bounds (clt_lcp_t.lower / upper, a box-constrained or "bounded" LCP, docs/actuation.md):
+ *    for i ≥ free_count, lo_i ≤ z_i ≤ hi_i and w_i ≥ 0 where z_i = lo_i, w_i ≤ 0 where z_i = hi_i,
+ *    w_i = 0 in between (lo = 0, hi = +∞ is the LCP above).
+ *  - Residual (SPEC.md §2): ‖min(z, w)‖∞ over the complementarity part (with bounds, the natural
+ *    map ‖z − clamp(z − w, lo, hi)‖∞, which is the same for [0, ∞)), plus ‖w_free‖∞ over the free
+ *    part, divided by (1 + ‖q‖∞).
  *  - A solve that does not reach the tolerance never reports CLT_SOLVE_SOLVED. */
 #ifndef CLATTER_SOLVERS_H
 #define CLATTER_SOLVERS_H
@@ -103,6 +107,13 @@ typedef struct clt_lcp_t {
    * [block_start[b], block_start[b+1]); NULL = scalar blocks. */
   const int *block_start;
   int block_count;
+  /* Optional bounds of the variables i ≥ free_count (entries below free_count are not read):
+   * lower[i] finite, upper[i] ≥ lower[i] and possibly +∞. NULL: lower 0, upper +∞. Lemke solves
+   * a bounded problem as the LCP of twice the bounded variables (z − lo and the multiplier of
+   * z ≤ hi); block Gauss–Seidel clamps, and needs every variable with other bounds than [0, ∞) in
+   * a block of its own; APGD and BBPGD project onto the box; MPRGP refuses them (status error). */
+  const double *lower;
+  const double *upper;
 } clt_lcp_t;
 
 /* Solves the LCP with the given solver. z (length n) is the answer, and the starting point when
@@ -140,7 +151,8 @@ clt_status_t clt_lcp_solve(clt_solver_kind_t solver, const clt_lcp_t *problem,
  * the step LCP of stacked boxes, after Lemke ended on a ray or an inaccurate basis, or after an
  * iterative solver. The best iterate is returned; status CLT_SOLVE_SOLVED only if its residual
  * (as above) meets options->tolerance, else CLT_SOLVE_MAX_ITERATIONS. iterations = Newton steps.
- * w (may be NULL) receives M z + q. */
+ * w (may be NULL) receives M z + q. A problem with bounds (clt_lcp_t.lower / upper): status
+ * CLT_SOLVE_ERROR ("does not apply"), z unchanged, the call returns CLT_OK. */
 clt_status_t clt_lcp_polish(const clt_lcp_t *problem, const clt_solver_options_t *options,
                             double *z, double *w, clt_solve_result_t *result);
 

@@ -142,9 +142,9 @@ bool clt_friction_cone_from_name(const char *name, clt_friction_cone_t *out);
 
 /* The cone a world's steps use: method.friction_cone, or for CLT_CONE_AUTO the circular cone
  * (Coulomb's law solved by APGD, docs/stepping.md "Default method") with scheme anitescu-hart and
- * solver lemke (the default), apgd or bbpgd, unless the world has implicit force elements, the
- * semi-implicit gyroscopic term or method.spring_projection > 0, which need the polyhedral rows;
- * polyhedral otherwise. */
+ * solver lemke (the default), apgd or bbpgd, unless the world has implicit force elements, joint
+ * limits or velocity or position motors (docs/actuation.md), the semi-implicit gyroscopic term or
+ * method.spring_projection > 0, which need the polyhedral rows; polyhedral otherwise. */
 clt_friction_cone_t clt_method_effective_cone(const clt_world_t *world); /* NULL: CLT_CONE_AUTO */
 
 /* How contacts enter the step (SPEC.md §6). The ReLCP family is frictionless and uses the
@@ -452,6 +452,46 @@ typedef enum clt_joint_type_t {
   CLT_JOINT_TYPE_COUNT
 } clt_joint_type_t;
 
+/* A joint limit (docs/actuation.md): lower ≤ θ ≤ upper on the coordinate θ of clt_joint_get_state
+ * (revolute angle [rad], prismatic slide [m]), one unilateral row of the step problem at each
+ * bound it is near (gap ≤ method.active_set_eps), with the scheme's stabilization and Newton's
+ * restitution e at impact. 3D revolute: −π ≤ lower < upper ≤ π (the angle is taken in (−π, π]). */
+typedef struct clt_joint_limit_t {
+  bool enabled;
+  double lower;
+  double upper;       /* > lower (equal bounds would lock the joint: a fixed joint does that) */
+  double restitution; /* e ∈ [0, 1]: at impact the rate is reversed to −e times its value */
+} clt_joint_limit_t;
+
+/* What drives a revolute or prismatic joint along its coordinate (docs/actuation.md):
+ *  - VELOCITY: the row θ̇⁺ = target_velocity with an impulse in [−h max_force, h max_force] (a
+ *    bounded variable of the step problem: the motor holds the rate while it can, and pushes with
+ *    max_force when it cannot). Joint friction is a velocity motor with target 0.
+ *  - POSITION: a servo, the linearly implicit spring–damper τ = −k(θ⁺ − target_position)
+ *    − c(θ̇⁺ − target_velocity) (stable at any h, as SPEC.md §4's implicit elements), with the same
+ *    bound |τ| ≤ max_force. k = stiffness ≥ 0, c = damping ≥ 0, k + c > 0.
+ *  - EFFORT: the torque (force) `effort` along the coordinate, on B, and the reaction on A. */
+typedef enum clt_motor_mode_t {
+  CLT_MOTOR_OFF,
+  CLT_MOTOR_VELOCITY,
+  CLT_MOTOR_POSITION,
+  CLT_MOTOR_EFFORT,
+  CLT_MOTOR_MODE_COUNT
+} clt_motor_mode_t;
+
+typedef struct clt_joint_motor_t {
+  clt_motor_mode_t mode;
+  double target_velocity; /* [rad/s] or [m/s] */
+  double target_position; /* [rad] or [m] */
+  double stiffness;       /* k [N m/rad] or [N/m] */
+  double damping;         /* c [N m s/rad] or [N s/m] */
+  double max_force;       /* [N m] or [N]: velocity and position modes, > 0 and finite */
+  double effort;          /* [N m] or [N]: effort mode */
+} clt_joint_motor_t;
+
+const char *clt_motor_mode_name(clt_motor_mode_t mode); /* "off", "velocity", "position", "effort"; NULL out of range */
+bool clt_motor_mode_from_name(const char *name, clt_motor_mode_t *out);
+
 typedef struct clt_joint_def_t {
   clt_joint_type_t type;
   clt_body_id_t body_a;
@@ -462,6 +502,8 @@ typedef struct clt_joint_def_t {
   double axis_b[3];
   double distance; /* distance joint; < 0: take the initial distance */
   bool collide_connected; /* whether the two bodies' shapes collide with each other; default false */
+  clt_joint_limit_t limit; /* revolute and prismatic joints; default off */
+  clt_joint_motor_t motor; /* revolute and prismatic joints; default off */
   const char *name;
 } clt_joint_def_t;
 
@@ -488,6 +530,8 @@ typedef struct clt_joint_info_t {
   double axis_b[3];
   double distance;      /* distance joint: as resolved (the initial distance where the def's was < 0) */
   bool collide_connected;
+  clt_joint_limit_t limit;
+  clt_joint_motor_t motor;
   const char *name;     /* "" if none; valid until the next joint is added */
 } clt_joint_info_t;
 
@@ -503,9 +547,23 @@ clt_status_t clt_joint_get_info(const clt_world_t *world, clt_joint_id_t joint, 
 typedef struct clt_joint_state_t {
   double position;
   double rate;
+  /* The impulses of the last step [N s] or [N m s] (0 before the first step and after a step that
+   * was not solved): of the limit row (positive pushes θ up, from the lower bound; negative from
+   * the upper), of the motor (along θ on B; velocity and position modes; effort: effort · h), and of
+   * the joint's constraint rows (one per component of Θ, clt_joint_constraint order; rows left
+   * out as dependent count 0). */
+  double limit_impulse;
+  double motor_impulse;
+  double constraint_impulse[6];
+  int limit_active; /* −1: the lower bound's row was in the last step, +1: the upper's, 0: neither */
 } clt_joint_state_t;
 
 clt_status_t clt_joint_get_state(const clt_world_t *world, clt_joint_id_t joint, clt_joint_state_t *out);
+
+/* Change a joint's limit or motor between steps (a controller sets targets each step). The same
+ * checks as clt_world_add_joint: CLT_ERR_INVALID_ARGUMENT with the reason, nothing changed. */
+clt_status_t clt_joint_set_limit(clt_world_t *world, clt_joint_id_t joint, const clt_joint_limit_t *limit);
+clt_status_t clt_joint_set_motor(clt_world_t *world, clt_joint_id_t joint, const clt_joint_motor_t *motor);
 
 /* ---------------------------------------------------------------------------------------------
  * Force elements */

@@ -13,6 +13,7 @@ const char *const clt_friction_cone_names[] = {"polyhedral", "circular", "auto",
 const char *const clt_law_names[] = {"inertial", "overdamped", NULL};
 const char *const clt_body_type_names[] = {"dynamic", "static", "kinematic", NULL};
 const char *const clt_force_treatment_names[] = {"explicit", "implicit", NULL};
+const char *const clt_motor_mode_names[] = {"off", "velocity", "position", "effort", NULL};
 static const char *const status_names[] = {"ok",      "invalid_argument", "out_of_memory", "stale_handle",
                                            "unsupported", "numerical",    "solver",        "io",
                                            "format",  "diverged",         NULL};
@@ -52,6 +53,7 @@ ENUM_NAMES(clt_friction_cone_t, clt_friction_cone, clt_friction_cone_names)
 ENUM_NAMES(clt_law_t, clt_law, clt_law_names)
 ENUM_NAMES(clt_body_type_t, clt_body_type, clt_body_type_names)
 ENUM_NAMES(clt_force_treatment_t, clt_force_treatment, clt_force_treatment_names)
+ENUM_NAMES(clt_motor_mode_t, clt_motor_mode, clt_motor_mode_names)
 
 /* The statuses and the solver kind keep a name for any value ("unknown"): they are printed from
  * values that may come from a file. */

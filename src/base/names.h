@@ -13,6 +13,7 @@ extern const char *const clt_friction_cone_names[];
 extern const char *const clt_law_names[];
 extern const char *const clt_body_type_names[];
 extern const char *const clt_force_treatment_names[];
+extern const char *const clt_motor_mode_names[];
 
 /* The index of name in a NULL-terminated table, or −1. */
 int clt_name_index(const char *const *names, const char *name);

@@ -73,9 +73,7 @@ static void world_angular_velocity(const clt_world_t *world, int body, double ou
     clt_q_rotate(out, s->orientation, s->angular_velocity);
 }
 
-/* The record a handle names, for the getters below: CLT_ERR_STALE_HANDLE or, with out NULL,
- * CLT_ERR_INVALID_ARGUMENT, each with its message ("joint WHAT: ..."). */
-static clt_status_t joint_of(const clt_world_t *world, clt_joint_id_t joint, const void *out, const char *what,
+clt_status_t clt_joint_lookup(const clt_world_t *world, clt_joint_id_t joint, const void *out, const char *what,
                              const clt_joint_rec_t **rec) {
   clt_world_t *w = (clt_world_t *)world; /* for the error message only */
   if (joint.index >= (uint32_t)world->joint_count || world->joints[joint.index].generation != joint.generation)
@@ -86,12 +84,7 @@ static clt_status_t joint_of(const clt_world_t *world, clt_joint_id_t joint, con
   return CLT_OK;
 }
 
-clt_status_t clt_joint_get_state(const clt_world_t *world, clt_joint_id_t joint, clt_joint_state_t *out) {
-  if (!world) return CLT_ERR_INVALID_ARGUMENT;
-  clt_world_t *w = (clt_world_t *)world; /* for the error message only */
-  const clt_joint_rec_t *j = NULL;
-  clt_status_t status = joint_of(world, joint, out, "get_state", &j);
-  if (status != CLT_OK) return status;
+bool clt_joint_coordinate(const clt_world_t *world, const clt_joint_rec_t *j, double *position, double *rate) {
   double pa[3], pb[3], va[3], vb[3], wa[3], wb[3];
   clt_body_world_point(world, j->body_a, j->anchor_a, pa, va);
   clt_body_world_point(world, j->body_b, j->anchor_b, pb, vb);
@@ -100,8 +93,8 @@ clt_status_t clt_joint_get_state(const clt_world_t *world, clt_joint_id_t joint,
   switch (j->type) {
     case CLT_JOINT_REVOLUTE:
       if (world->dimension == 2) {
-        out->position = planar_angle(world, j->body_b) - planar_angle(world, j->body_a) - j->angle0;
-        out->rate = wb[2] - wa[2];
+        *position = planar_angle(world, j->body_b) - planar_angle(world, j->body_a) - j->angle0;
+        *rate = wb[2] - wa[2];
       } else {
         /* the rotation of B relative to A since creation, in A's frame: d = rel ⊗ rel₀⁻¹, and its
          * angle about A's axis */
@@ -109,15 +102,15 @@ clt_status_t clt_joint_get_state(const clt_world_t *world, clt_joint_id_t joint,
         relative_orientation(world, j, ra, rel);
         clt_q_conj(inv, j->relative_orientation);
         clt_q_mul(d, rel, inv);
-        out->position = 2.0 * atan2(d[1] * j->axis_a[0] + d[2] * j->axis_a[1] + d[3] * j->axis_a[2], d[0]);
-        if (out->position > CLT_PI) out->position -= 2.0 * CLT_PI;
-        if (out->position <= -CLT_PI) out->position += 2.0 * CLT_PI;
+        *position = 2.0 * atan2(d[1] * j->axis_a[0] + d[2] * j->axis_a[1] + d[3] * j->axis_a[2], d[0]);
+        if (*position > CLT_PI) *position -= 2.0 * CLT_PI;
+        if (*position <= -CLT_PI) *position += 2.0 * CLT_PI;
         clt_q_rotate(axis, ra, j->axis_a);
         double dw[3];
         clt_v3_sub(dw, wb, wa);
-        out->rate = clt_v3_dot(dw, axis);
+        *rate = clt_v3_dot(dw, axis);
       }
-      return CLT_OK;
+      return true;
     case CLT_JOINT_PRISMATIC: {
       /* s = (p_B − p_A)·a, a = A's axis in the world: ṡ = (v_B − v_A)·a + (p_B − p_A)·(ω_A × a) */
       double ra[4], axis[3], r[3], dv[3], c[3];
@@ -126,29 +119,82 @@ clt_status_t clt_joint_get_state(const clt_world_t *world, clt_joint_id_t joint,
       clt_v3_sub(r, pb, pa);
       clt_v3_sub(dv, vb, va);
       clt_v3_cross(c, wa, axis);
-      out->position = clt_v3_dot(r, axis);
-      out->rate = clt_v3_dot(dv, axis) + clt_v3_dot(r, c);
-      return CLT_OK;
+      *position = clt_v3_dot(r, axis);
+      *rate = clt_v3_dot(dv, axis) + clt_v3_dot(r, c);
+      return true;
     }
     case CLT_JOINT_DISTANCE: {
       double r[3], dv[3];
       clt_v3_sub(r, pa, pb);
       clt_v3_sub(dv, va, vb);
       double len = clt_v3_norm(r);
-      out->position = len;
-      out->rate = len > 0.0 ? clt_v3_dot(r, dv) / len : 0.0;
-      return CLT_OK;
+      *position = len;
+      *rate = len > 0.0 ? clt_v3_dot(r, dv) / len : 0.0;
+      return true;
     }
     default:
-      return clt_world_fail(w, CLT_ERR_UNSUPPORTED, "joint get_state: a %s joint has no single coordinate",
-                            clt_joint_type_name(j->type));
+      return false;
   }
+}
+
+bool clt_joint_coordinate_row(const clt_world_t *world, const clt_joint_rec_t *j, clt_jacobian_row_t *row) {
+  memset(row, 0, sizeof *row);
+  if (j->type == CLT_JOINT_REVOLUTE) {
+    if (world->dimension == 2) {
+      if (j->body_a >= 0) row->angular_a[0] = -1.0;
+      if (j->body_b >= 0) row->angular_b[0] = 1.0;
+      return true;
+    }
+    /* θ̇ = a·(ω_B − ω_A) with a = R_A axis_a (world): body-frame parts R_Bᵀ a and −axis_a */
+    double ra[4], rb[4], a[3];
+    clt_joint_orientation(world, j->body_a, ra);
+    clt_joint_orientation(world, j->body_b, rb);
+    clt_q_rotate(a, ra, j->axis_a);
+    if (j->body_a >= 0) clt_v3_scale(row->angular_a, j->axis_a, -1.0);
+    if (j->body_b >= 0) clt_q_rotate_inv(row->angular_b, rb, a);
+    return true;
+  }
+  if (j->type == CLT_JOINT_PRISMATIC) {
+    /* ṡ = a·(u_B + ω_B × ρ_B) − a·(u_A + ω_A × ρ_A) + d·(ω_A × a), d = p_B − p_A: A's angular part
+     * is a × (ρ_A + d) in the world, B's ρ_B × a */
+    double ra[4], rb[4], a[3], pa[3], pb[3], d[3], c[3];
+    clt_joint_orientation(world, j->body_a, ra);
+    clt_joint_orientation(world, j->body_b, rb);
+    clt_q_rotate(a, ra, j->axis_a);
+    clt_joint_anchors(world, j, pa, pb);
+    clt_v3_sub(d, pb, pa);
+    if (j->body_a >= 0) {
+      double rho_a[3], arm[3];
+      clt_q_rotate(rho_a, ra, j->anchor_a);
+      clt_v3_add(arm, rho_a, d);
+      clt_v3_cross(c, a, arm);
+      clt_q_rotate_inv(row->angular_a, ra, c);
+      clt_v3_scale(row->linear_a, a, -1.0);
+    }
+    if (j->body_b >= 0) {
+      double rho_b[3];
+      clt_q_rotate(rho_b, rb, j->anchor_b);
+      clt_v3_cross(c, rho_b, a);
+      clt_q_rotate_inv(row->angular_b, rb, c);
+      clt_v3_copy(row->linear_b, a);
+    }
+    return true;
+  }
+  return false;
+}
+
+double clt_joint_limit_violation(const clt_world_t *world, const clt_joint_rec_t *j) {
+  if (!j->limit.enabled) return 0.0;
+  double theta, rate;
+  if (!clt_joint_coordinate(world, j, &theta, &rate)) return 0.0;
+  double v = fmax(j->limit.lower - theta, theta - j->limit.upper);
+  return v > 0.0 || isnan(v) ? v : 0.0;
 }
 
 clt_status_t clt_joint_get_info(const clt_world_t *world, clt_joint_id_t joint, clt_joint_info_t *out) {
   if (!world) return CLT_ERR_INVALID_ARGUMENT;
   const clt_joint_rec_t *j = NULL;
-  clt_status_t status = joint_of(world, joint, out, "get_info", &j);
+  clt_status_t status = clt_joint_lookup(world, joint, out, "get_info", &j);
   if (status != CLT_OK) return status;
   memset(out, 0, sizeof *out);
   out->type = j->type;
@@ -160,6 +206,8 @@ clt_status_t clt_joint_get_info(const clt_world_t *world, clt_joint_id_t joint, 
   memcpy(out->axis_b, j->axis_b, sizeof out->axis_b);
   out->distance = j->distance;
   out->collide_connected = j->collide_connected;
+  out->limit = j->limit;
+  out->motor = j->motor;
   out->name = j->name;
   return CLT_OK;
 }
@@ -206,11 +254,90 @@ double clt_world_joint_error(const clt_world_t *world) {
     int n = clt_joint_constraint(world, &world->joints[j], theta);
     for (int k = 0; k < n; k++)
       if (fabs(theta[k]) > worst || isnan(theta[k])) worst = fabs(theta[k]);
+    double v = clt_joint_limit_violation(world, &world->joints[j]);
+    if (v > worst || isnan(v)) worst = v;
   }
   return worst;
 }
 
 #define FAIL(...) clt_world_fail(world, CLT_ERR_INVALID_ARGUMENT, __VA_ARGS__)
+
+/* The checks of a limit and a motor (world.h) for a joint of the given type; label names it. */
+static clt_status_t check_actuation(clt_world_t *world, clt_joint_type_t type, const clt_joint_limit_t *limit,
+                                    const clt_joint_motor_t *motor, const char *label) {
+  bool coordinate = type == CLT_JOINT_REVOLUTE || type == CLT_JOINT_PRISMATIC;
+  const char *unit = type == CLT_JOINT_REVOLUTE ? "rad" : "m";
+  if (limit && limit->enabled) {
+    if (!coordinate)
+      return FAIL("%s: a limit needs a revolute or prismatic joint (this one is %s)", label, clt_joint_type_name(type));
+    if (!isfinite(limit->lower) || !isfinite(limit->upper) || !isfinite(limit->restitution))
+      return FAIL("%s: limit.lower, limit.upper and limit.restitution must be finite", label);
+    if (!(limit->lower < limit->upper))
+      return FAIL("%s: limit.lower (%g %s) must be below limit.upper (%g %s)%s", label, limit->lower, unit,
+                  limit->upper, unit, limit->lower == limit->upper ? " (equal bounds lock the joint: use a fixed joint)" : "");
+    if (!(limit->restitution >= 0.0 && limit->restitution <= 1.0))
+      return FAIL("%s: limit.restitution must be in [0, 1] (got %g)", label, limit->restitution);
+    if (type == CLT_JOINT_REVOLUTE && world->dimension == 3 && !(limit->lower >= -CLT_PI && limit->upper <= CLT_PI))
+      return FAIL("%s: a 3D revolute limit must lie in [-pi, pi] (the angle is measured in (-pi, pi]; got [%g, %g])",
+                  label, limit->lower, limit->upper);
+    if (type == CLT_JOINT_PRISMATIC && !(fabs(limit->lower) <= CLT_MAX_LENGTH && fabs(limit->upper) <= CLT_MAX_LENGTH))
+      return FAIL("%s: limit.lower and limit.upper must be within %g m (CLT_MAX_LENGTH)", label, CLT_MAX_LENGTH);
+  }
+  if (!motor) return CLT_OK;
+  if ((int)motor->mode < 0 || motor->mode >= CLT_MOTOR_MODE_COUNT)
+    return FAIL("%s: motor.mode is not a known motor mode (got %d)", label, (int)motor->mode);
+  if (motor->mode == CLT_MOTOR_OFF) return CLT_OK;
+  if (!coordinate)
+    return FAIL("%s: a motor needs a revolute or prismatic joint (this one is %s)", label, clt_joint_type_name(type));
+  if (!isfinite(motor->target_velocity) || !isfinite(motor->target_position) || !isfinite(motor->stiffness) ||
+      !isfinite(motor->damping) || !isfinite(motor->effort) || isnan(motor->max_force))
+    return FAIL("%s: every motor field must be finite", label);
+  if (motor->mode == CLT_MOTOR_EFFORT) return CLT_OK;
+  if (!(motor->max_force > 0.0 && isfinite(motor->max_force)))
+    return FAIL("%s: motor.max_force must be > 0 and finite for a %s motor (got %g)", label,
+                clt_motor_mode_name(motor->mode), motor->max_force);
+  if (motor->mode == CLT_MOTOR_POSITION &&
+      !(motor->stiffness >= 0.0 && motor->damping >= 0.0 && motor->stiffness + motor->damping > 0.0))
+    return FAIL("%s: a position motor needs stiffness >= 0 and damping >= 0, not both 0 (got %g, %g)", label,
+                motor->stiffness, motor->damping);
+  return CLT_OK;
+}
+
+/* A joint handle's record for a setter, or the failure. */
+static clt_status_t settable(clt_world_t *world, clt_joint_id_t joint, const void *arg, const char *what,
+                             clt_joint_rec_t **rec, char *label, size_t label_size) {
+  const clt_joint_rec_t *j = NULL;
+  clt_status_t st = clt_joint_lookup(world, joint, arg, what, &j);
+  if (st != CLT_OK) return st;
+  if (j->name[0])
+    snprintf(label, label_size, "joint '%.63s'", j->name);
+  else
+    snprintf(label, label_size, "joint #%d", (int)joint.index);
+  *rec = &world->joints[joint.index];
+  return CLT_OK;
+}
+
+clt_status_t clt_joint_set_limit(clt_world_t *world, clt_joint_id_t joint, const clt_joint_limit_t *limit) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  clt_joint_rec_t *j = NULL;
+  char label[CLT_NAME_SIZE + 32];
+  clt_status_t st = settable(world, joint, limit, "set_limit", &j, label, sizeof label);
+  if (st == CLT_OK) st = check_actuation(world, j->type, limit, NULL, label);
+  if (st != CLT_OK) return st;
+  j->limit = *limit;
+  return CLT_OK;
+}
+
+clt_status_t clt_joint_set_motor(clt_world_t *world, clt_joint_id_t joint, const clt_joint_motor_t *motor) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  clt_joint_rec_t *j = NULL;
+  char label[CLT_NAME_SIZE + 32];
+  clt_status_t st = settable(world, joint, motor, "set_motor", &j, label, sizeof label);
+  if (st == CLT_OK) st = check_actuation(world, j->type, NULL, motor, label);
+  if (st != CLT_OK) return st;
+  j->motor = *motor;
+  return CLT_OK;
+}
 
 clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def, clt_joint_id_t *out) {
   if (out) {
@@ -240,9 +367,13 @@ clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def,
     return FAIL("%s: distance must be <= %g m (CLT_MAX_LENGTH; got %g)", label, CLT_MAX_LENGTH, def->distance);
   if (!isfinite(clt_v3_norm(def->axis_a)) || !isfinite(clt_v3_norm(def->axis_b)))
     return FAIL("%s: axis_a and axis_b must have a finite length", label);
+  clt_status_t checked = check_actuation(world, def->type, &def->limit, &def->motor, label);
+  if (checked != CLT_OK) return checked;
   clt_joint_rec_t rec;
   memset(&rec, 0, sizeof rec);
   rec.type = def->type;
+  rec.limit = def->limit;
+  rec.motor = def->motor;
   rec.generation = 1;
   rec.collide_connected = def->collide_connected;
   if (def->name) snprintf(rec.name, sizeof rec.name, "%s", def->name);

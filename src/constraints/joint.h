@@ -35,8 +35,22 @@ const clt_joint_ops_t *clt_joint_ops(clt_joint_type_t type);
 /* Joint constraint values Θ (SPEC.md §1) at the current state: writes at most 6 components into
  * theta and returns their count. */
 int clt_joint_constraint(const clt_world_t *world, const clt_joint_rec_t *joint, double theta[6]);
-/* max |Θ| over all joints (0 with none). */
+/* The record a handle names, for the getters and setters: CLT_ERR_STALE_HANDLE or, with out NULL,
+ * CLT_ERR_INVALID_ARGUMENT, each with its message ("joint WHAT: ..."). */
+clt_status_t clt_joint_lookup(const clt_world_t *world, clt_joint_id_t joint, const void *out, const char *what,
+                              const clt_joint_rec_t **rec);
+
+/* max |Θ| over all joints, and of every enabled limit's violation (0 with none). */
 double clt_world_joint_error(const clt_world_t *world);
+
+/* The coordinate θ of a revolute, prismatic or distance joint and its rate (clt_joint_get_state);
+ * false for the others. */
+bool clt_joint_coordinate(const clt_world_t *world, const clt_joint_rec_t *joint, double *position, double *rate);
+/* The row of θ̇ = ν_θ v of a revolute or prismatic joint at the current state (docs/actuation.md:
+ * the direction of its limit and motor rows); false for the others. */
+bool clt_joint_coordinate_row(const clt_world_t *world, const clt_joint_rec_t *joint, clt_jacobian_row_t *row);
+/* How far θ lies outside an enabled limit [lower, upper] (0 inside, or without a limit). */
+double clt_joint_limit_violation(const clt_world_t *world, const clt_joint_rec_t *joint);
 
 extern const clt_joint_ops_t clt_joint_ops_revolute, clt_joint_ops_spherical, clt_joint_ops_prismatic,
     clt_joint_ops_fixed, clt_joint_ops_distance;

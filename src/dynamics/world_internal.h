@@ -75,6 +75,8 @@ typedef struct clt_joint_rec_t {
   bool collide_connected;           /* the two bodies' shapes collide with each other */
   double angle0;                    /* 2D revolute: θ_B − θ_A at creation (clt_joint_get_state) */
   double relative_orientation[4];   /* r_A⁻¹ ⊗ r_B at creation: fixed / prismatic reference */
+  clt_joint_limit_t limit;          /* docs/actuation.md */
+  clt_joint_motor_t motor;
 } clt_joint_rec_t;
 
 /* A load for the next step (clt_body_apply_force / _torque): world-frame force and torque. */

@@ -4,7 +4,8 @@
  * projection. With block_start, each block is solved exactly as a small LCP holding the others
  * fixed (Lemke on the block): this is what handles the friction block (c_n, β, λ) whose λ has a
  * zero diagonal. A block must be either all free (solved by LU) or all constrained. Relaxation
- * ω blends the old and the new block value. Warm start from the incoming z. Stops when the
+ * ω blends the old and the new block value. Bounded variables (solvers.h: lo ≤ z ≤ hi) are scalar
+ * blocks of their own, clamped into their box. Warm start from the incoming z. Stops when the
  * scaled residual of solvers.h is ≤ tolerance, confirmed by a full product (a cheap per-sweep
  * bound decides when to compute it). Matrix-free with clt_operator_t's row_dot and diagonal
  * (scalar blocks). Where a zero or negative diagonal makes a scalar PGS step undefined, the
@@ -49,6 +50,7 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
   int n = p->n, nf = p->free_count;
   int nb = p->block_start ? p->block_count : n;
   double omega = o->relaxation;
+  bool bounds = lcp_has_bounds(p);
   if (!(omega > 0.0 && omega < 2.0)) {
     lcp_set_message(r, "bgs: relaxation %g outside (0, 2)", omega);
     return CLT_ERR_INVALID_ARGUMENT;
@@ -105,6 +107,13 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
     }
     bl->free_block = bl->start < nf;
     if (bl->size > maxk) maxk = bl->size;
+    for (int i = bl->start; bounds && !bl->free_block && bl->size > 1 && i < end; i++)
+      if (lcp_lower(p, i) != 0.0 || lcp_upper(p, i) != INFINITY) {
+        lcp_set_message(r, "bgs: variable %d has bounds other than [0, inf) inside block %d of %d variables "
+                        "(a bounded variable must be a block of its own)", i, b, bl->size);
+        ret = CLT_ERR_INVALID_ARGUMENT;
+        goto done;
+      }
     if (bl->size == 1) {
       int i = bl->start;
       diag[i] = entry(p, i, i);
@@ -151,8 +160,11 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
     }
   }
   if (!o->warm_start) memset(z, 0, sizeof(double) * (size_t)n);
-  for (int i = nf; i < n; i++)
-    if (!(z[i] > 0.0)) z[i] = 0.0;
+  if (bounds)
+    for (int i = nf; i < n; i++) z[i] = lcp_clamp(z[i], lcp_lower(p, i), lcp_upper(p, i));
+  else
+    for (int i = nf; i < n; i++)
+      if (!(z[i] > 0.0)) z[i] = 0.0;
   double scale = 1.0 + lcp_norm_inf(n, p->q);
   double best_res = INFINITY;
   int sweep = 0;
@@ -182,7 +194,7 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
   for (;;) {
     if (exact || sweep >= o->max_iterations) {
       lcp_apply(p, z, p->q, wv, o->threads);
-      double res = lcp_residual_abs(n, nf, z, wv);
+      double res = lcp_problem_residual_abs(p, z, wv);
       if (res < best_res) {
         best_res = res;
         memcpy(best, z, sizeof(double) * (size_t)n);
@@ -217,12 +229,19 @@ clt_status_t lcp_solve_bgs(const clt_lcp_t *p, const clt_solver_options_t *o, do
           wi = row_product(p, s, z) + p->q[s];
         }
         double zi = z[s] - omega * wi / diag[s];
-        if (!bl->free_block && !(zi > 0.0)) zi = 0.0;
+        double lo = 0.0, hi = INFINITY;
+        if (bounds && !bl->free_block) {
+          lo = lcp_lower(p, s);
+          hi = lcp_upper(p, s);
+          zi = lcp_clamp(zi, lo, hi);
+        } else if (!bl->free_block && !(zi > 0.0)) {
+          zi = 0.0;
+        }
         double dz = fabs(zi - z[s]);
         dzmax = dz > dzmax ? dz : dzmax;
         wi += diag[s] * (zi - z[s]);
         z[s] = zi;
-        double e = bl->free_block ? fabs(wi) : fabs(zi < wi ? zi : wi);
+        double e = bl->free_block ? fabs(wi) : bounds ? lcp_box_residual(zi, wi, lo, hi) : fabs(zi < wi ? zi : wi);
         est = e > est ? e : est;
         continue;
       }
@@ -274,7 +293,7 @@ finish:
     lcp_apply(p, z, p->q, wv, o->threads);
   }
   r->iterations = sweep;
-  r->residual_abs = lcp_residual_abs(n, nf, z, wv);
+  r->residual_abs = lcp_problem_residual_abs(p, z, wv);
   r->residual = r->residual_abs / scale;
   if (r->status == CLT_SOLVE_SOLVED) r->message[0] = '\0';
 done:

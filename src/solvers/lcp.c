@@ -107,6 +107,27 @@ double lcp_residual_abs(int n, int free_count, const double *z, const double *w)
   return comp + eq;
 }
 
+bool lcp_has_bounds(const clt_lcp_t *p) {
+  if (!p->lower && !p->upper) return false;
+  for (int i = p->free_count; i < p->n; i++)
+    if (lcp_lower(p, i) != 0.0 || lcp_upper(p, i) != INFINITY) return true;
+  return false;
+}
+
+double lcp_problem_residual_abs(const clt_lcp_t *p, const double *z, const double *w) {
+  if (!lcp_has_bounds(p)) return lcp_residual_abs(p->n, p->free_count, z, w);
+  double comp = 0.0, eq = 0.0;
+  for (int i = 0; i < p->free_count; i++) {
+    double a = fabs(w[i]);
+    if (!(a <= eq)) eq = a;
+  }
+  for (int i = p->free_count; i < p->n; i++) {
+    double a = lcp_box_residual(z[i], w[i], lcp_lower(p, i), lcp_upper(p, i));
+    if (!(a <= comp)) comp = a;
+  }
+  return comp + eq;
+}
+
 static clt_status_t validate(const clt_lcp_t *p, const clt_cone_set_t *cones, clt_solve_result_t *result);
 
 double clt_lcp_residual(const clt_lcp_t *problem, const double *z) {
@@ -116,7 +137,7 @@ double clt_lcp_residual(const clt_lcp_t *problem, const double *z) {
   double *w = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
   if (!w) return NAN;
   lcp_apply(problem, z, problem->q, w, 0);
-  double r = lcp_residual_abs(n, problem->free_count, z, w) / (1.0 + lcp_norm_inf(n, problem->q));
+  double r = lcp_problem_residual_abs(problem, z, w) / (1.0 + lcp_norm_inf(n, problem->q));
   free(w);
   return r;
 }
@@ -137,8 +158,12 @@ static void project_cone(int dim, double mu, double *x) {
 }
 
 void lcp_project(const clt_lcp_t *p, const clt_cone_set_t *cones, double *z) {
+  bool bounds = lcp_has_bounds(p);
   if (!cones || cones->count == 0) {
-    for (int i = p->free_count; i < p->n; i++) z[i] = z[i] > 0.0 ? z[i] : 0.0;
+    if (bounds)
+      for (int i = p->free_count; i < p->n; i++) z[i] = lcp_clamp(z[i], lcp_lower(p, i), lcp_upper(p, i));
+    else
+      for (int i = p->free_count; i < p->n; i++) z[i] = z[i] > 0.0 ? z[i] : 0.0;
     return;
   }
   /* Cones are disjoint: project the bounded variables first, then overwrite each cone. Cone
@@ -155,7 +180,7 @@ void lcp_project(const clt_lcp_t *p, const clt_cone_set_t *cones, double *z) {
       i += dim;
       next++;
     } else {
-      z[i] = z[i] > 0.0 ? z[i] : 0.0;
+      z[i] = bounds ? lcp_clamp(z[i], lcp_lower(p, i), lcp_upper(p, i)) : z[i] > 0.0 ? z[i] : 0.0;
       i++;
     }
   }
@@ -163,7 +188,8 @@ void lcp_project(const clt_lcp_t *p, const clt_cone_set_t *cones, double *z) {
 
 double lcp_cone_residual_abs(const clt_lcp_t *p, const clt_cone_set_t *cones, const double *z,
                              const double *w) {
-  if (!cones || cones->count == 0) return lcp_residual_abs(p->n, p->free_count, z, w);
+  if (!cones || cones->count == 0) return lcp_problem_residual_abs(p, z, w);
+  bool bounds = lcp_has_bounds(p);
   double eq = 0.0, comp = 0.0, x[3];
   int dim = cones->dim, next = 0;
   for (int i = 0; i < p->free_count; i++) eq = fmax(eq, fabs(w[i]));
@@ -175,7 +201,7 @@ double lcp_cone_residual_abs(const clt_lcp_t *p, const clt_cone_set_t *cones, co
       i += dim;
       next++;
     } else {
-      comp = fmax(comp, fabs(fmin(z[i], w[i])));
+      comp = fmax(comp, bounds ? lcp_box_residual(z[i], w[i], lcp_lower(p, i), lcp_upper(p, i)) : fabs(fmin(z[i], w[i])));
       i++;
     }
   }
@@ -254,6 +280,15 @@ static clt_status_t validate(const clt_lcp_t *p, const clt_cone_set_t *cones,
     if (!isfinite(p->q[i])) {
       lcp_set_message(result, "invalid LCP: q[%d] is not finite", i);
       return CLT_ERR_INVALID_ARGUMENT;
+    }
+  if (p->lower || p->upper)
+    for (int i = p->free_count; i < p->n; i++) {
+      double lo = lcp_lower(p, i), hi = lcp_upper(p, i);
+      if (!isfinite(lo) || !(hi >= lo)) {
+        lcp_set_message(result, "invalid LCP: variable %d has bounds [%g, %g] (need a finite lower <= upper)", i, lo,
+                        hi);
+        return CLT_ERR_INVALID_ARGUMENT;
+      }
     }
   if (p->block_start) {
     if (p->block_count < 1 || p->block_start[0] != 0 || p->block_start[p->block_count] != p->n) {

@@ -3,7 +3,9 @@
 #ifndef CLATTER_SOLVERS_LCP_INTERNAL_H
 #define CLATTER_SOLVERS_LCP_INTERNAL_H
 
+#include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 
 #include "base/algebra.h" /* LAPACK, opened on first use */
 #include "clatter/solvers.h"
@@ -37,8 +39,25 @@ void lcp_apply(const clt_lcp_t *p, const double *x, const double *q, double *y, 
 /* ‖q‖∞ */
 double lcp_norm_inf(int n, const double *x);
 
-/* Unscaled residual of (z, w = Mz + q) as in solvers.h. */
+/* Unscaled residual of (z, w = Mz + q) as in solvers.h, for a problem without bounds. */
 double lcp_residual_abs(int n, int free_count, const double *z, const double *w);
+
+/* The bounds of variable i ≥ free_count (solvers.h: [0, +∞) without clt_lcp_t.lower / upper). */
+static inline double lcp_lower(const clt_lcp_t *p, int i) { return p->lower ? p->lower[i] : 0.0; }
+static inline double lcp_upper(const clt_lcp_t *p, int i) { return p->upper ? p->upper[i] : INFINITY; }
+/* Whether some variable i ≥ free_count has other bounds than [0, +∞). */
+bool lcp_has_bounds(const clt_lcp_t *p);
+/* |z − clamp(z − w, lo, hi)|, the natural-map residual of one bounded variable: |min(z, w)| for
+ * [0, +∞) to the bit (z − w < 0 exactly when z < w); NaN when z or w is. */
+static inline double lcp_box_residual(double z, double w, double lo, double hi) {
+  if (isnan(z) || isnan(w)) return NAN;
+  double d = z - w;
+  return fabs(d < lo ? z - lo : d > hi ? z - hi : w);
+}
+/* z clamped into [lo, hi] (lo for NaN). */
+static inline double lcp_clamp(double z, double lo, double hi) { return z > lo ? (z < hi ? z : hi) : lo; }
+/* The residual of solvers.h (unscaled) of any problem: lcp_residual_abs without bounds. */
+double lcp_problem_residual_abs(const clt_lcp_t *p, const double *z, const double *w);
 
 /* Dense Lemke kernel (lemke.c): standard LCP (no free variables), M row-major n×n. Returns the
  * outcome status; z and w (both length n, w may be NULL) receive the answer; *pivots the number

@@ -535,6 +535,9 @@ done:
   return status;
 }
 
+static clt_status_t solve_bounded(const clt_lcp_t *p, const clt_solver_options_t *o, double *z, double *w,
+                                  clt_solve_result_t *r);
+
 clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, double *z,
                              double *w, clt_solve_result_t *r) {
   int n = p->n;
@@ -543,6 +546,7 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
     lcp_set_message(r, "lemke does not apply: it needs an explicit matrix M (got an operator)");
     return CLT_OK;
   }
+  if (lcp_has_bounds(p)) return solve_bounded(p, o, z, w, r);
   /* Dense input is used in place; CSR is expanded (Lemke is a dense method). */
   clt_scratch_t scratch;
   clt_arena_t *a = clt_scratch_begin(&scratch, o->arena);
@@ -607,6 +611,75 @@ clt_status_t lcp_solve_lemke(const clt_lcp_t *p, const clt_solver_options_t *o, 
   if (st == CLT_SOLVE_SOLVED) r->message[0] = '\0';
   clt_scratch_end(&scratch);
   return CLT_OK;
+}
+
+/* A bounded problem (solvers.h: lo ≤ z ≤ hi for i ≥ free_count) as a standard mixed LCP of
+ * x = z − lo ≥ 0 and, for every variable with a finite hi, the multiplier y ≥ 0 of z ≤ hi:
+ *     w⁺ = M (lo + x) + q + E y ≥ 0  ⊥ x,      s = hi − lo − Eᵀ x ≥ 0  ⊥ y,
+ * with E the columns of the unit vectors of the variables with a finite hi. Then w = w⁺ − E y: w ≥ 0
+ * at z = lo, w = −y ≤ 0 at z = hi, w = 0 in between. The matrix [M E; −Eᵀ 0] is positive
+ * semi-definite when M is (its skew part cancels), which Lemke's method handles (SPEC.md §2.1).
+ * The answer is verified on the bounded problem itself. */
+static clt_status_t solve_bounded(const clt_lcp_t *p, const clt_solver_options_t *o, double *z, double *w,
+                                  clt_solve_result_t *r) {
+  int n = p->n, nf = p->free_count, nb = 0;
+  for (int i = nf; i < n; i++)
+    if (isfinite(lcp_upper(p, i))) nb++;
+  int big = n + nb;
+  clt_scratch_t scratch;
+  clt_arena_t *a = clt_scratch_begin(&scratch, o->arena);
+  double *Mcopy = p->M->kind == CLT_MATRIX_DENSE ? NULL : densify(a, p->M, n);
+  const double *M = p->M->kind == CLT_MATRIX_DENSE ? p->M->values : Mcopy;
+  double *m2 = CLT_ARENA_ZNEW(a, double, (size_t)big * (size_t)big);
+  double *q2 = CLT_ARENA_NEW(a, double, big), *z2 = CLT_ARENA_NEW(a, double, big);
+  double *w2 = CLT_ARENA_NEW(a, double, big), *lo = CLT_ARENA_NEW(a, double, n);
+  double *wv = w ? w : CLT_ARENA_NEW(a, double, n);
+  if (!M || !m2 || !q2 || !z2 || !w2 || !lo || !wv) {
+    clt_scratch_end(&scratch);
+    lcp_set_message(r, "out of memory");
+    return CLT_ERR_OUT_OF_MEMORY;
+  }
+  for (int i = 0; i < n; i++) lo[i] = i < nf ? 0.0 : lcp_lower(p, i);
+  for (int i = 0; i < n; i++) {
+    const double *row = M + (size_t)i * (size_t)n;
+    memcpy(m2 + (size_t)i * (size_t)big, row, sizeof(double) * (size_t)n);
+    double s = 0.0;
+    for (int j = 0; j < n; j++) s += row[j] * lo[j];
+    q2[i] = p->q[i] + s;
+  }
+  for (int i = nf, k = n; i < n; i++) {
+    double hi = lcp_upper(p, i);
+    if (!isfinite(hi)) continue;
+    m2[(size_t)i * (size_t)big + (size_t)k] = 1.0;
+    m2[(size_t)k * (size_t)big + (size_t)i] = -1.0;
+    q2[k] = hi - lo[i];
+    k++;
+  }
+  clt_matrix_t mat = {CLT_MATRIX_DENSE, big, big, m2, NULL, NULL, 0};
+  clt_lcp_t standard = {big, &mat, NULL, q2, nf, NULL, 0, NULL, NULL};
+  clt_solve_result_t inner;
+  memset(&inner, 0, sizeof inner);
+  clt_solver_options_t oi = *o;
+  oi.arena = a;
+  clt_status_t st = lcp_solve_lemke(&standard, &oi, z2, w2, &inner);
+  /* lo + (hi − lo) may round past hi: the answer is put back into its box */
+  for (int i = 0; i < n; i++) z[i] = i < nf ? z2[i] : lcp_clamp(lo[i] + z2[i], lo[i], lcp_upper(p, i));
+  for (int i = 0; i < n; i++) {
+    const double *row = M + (size_t)i * (size_t)n;
+    double s = 0.0;
+    for (int j = 0; j < n; j++) s += row[j] * z[j];
+    wv[i] = s + p->q[i];
+  }
+  *r = inner;
+  r->residual_abs = lcp_problem_residual_abs(p, z, wv);
+  r->residual = r->residual_abs / (1.0 + lcp_norm_inf(n, p->q));
+  if (r->status == CLT_SOLVE_SOLVED && !(r->residual <= o->tolerance)) {
+    r->status = CLT_SOLVE_NOT_CONVERGED;
+    lcp_set_message(r, "lemke: the bounded problem's residual %.3g exceeds the tolerance %.3g", r->residual,
+                    o->tolerance);
+  }
+  clt_scratch_end(&scratch);
+  return st;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -701,6 +774,10 @@ clt_status_t clt_lcp_polish(const clt_lcp_t *p, const clt_solver_options_t *o, d
     return CLT_ERR_INVALID_ARGUMENT;
   }
   int n = p->n;
+  if (lcp_has_bounds(p)) {
+    lcp_set_message(res, "lcp polish does not apply to bounded variables (clt_lcp_t.lower / upper)");
+    return CLT_OK;
+  }
   if (n == 0) {
     res->status = CLT_SOLVE_SOLVED;
     res->residual = res->residual_abs = 0.0;

@@ -80,6 +80,12 @@ static void note_rayleigh(mprgp_t *s, double dad, double dd) {
 clt_status_t lcp_solve_mprgp(const clt_lcp_t *p, const clt_solver_options_t *o, double *z, double *w,
                              clt_solve_result_t *r) {
   if (!lcp_qp_applies(p, "mprgp", r)) return CLT_OK;
+  if (lcp_has_bounds(p)) {
+    r->status = CLT_SOLVE_ERROR;
+    lcp_set_message(r, "mprgp does not apply: it handles the bounds [0, inf) only (bounded variables: lemke, bgs, "
+                       "apgd or bbpgd)");
+    return CLT_OK;
+  }
   int n = p->n;
   size_t bytes = sizeof(double) * (size_t)n;
   clt_scratch_t scratch;

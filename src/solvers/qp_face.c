@@ -36,7 +36,7 @@ static int face_of(const clt_lcp_t *p, const clt_cone_set_t *cones, const double
       i += dim;
       next++;
     } else {
-      face[i] = z[i] > 0.0;
+      face[i] = z[i] > lcp_lower(p, i) && z[i] < lcp_upper(p, i);
       count += face[i];
       i++;
     }
@@ -53,7 +53,7 @@ static bool feasible(const clt_lcp_t *p, const clt_cone_set_t *cones, const doub
       i += cones->dim;
       next++;
     } else {
-      if (!(z[i] >= 0.0)) return false;
+      if (!(z[i] >= lcp_lower(p, i) && z[i] <= lcp_upper(p, i))) return false;
       i++;
     }
   }

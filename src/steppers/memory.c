@@ -36,13 +36,13 @@ static void visit(const clt_world_t *world, clt_memory_visit_fn f, void *u) {
   const clt_step_work_t *w = world->step_work;
   if (!w) return;
   const void *work[] = {w->inv_linear, w->inv_angular, w->dp, w->rows, w->row_value, w->row_bias, w->row_minv,
-                        w->joint_row_owner, w->joint_row_component, w->row_compliance, w->spring_target,
+                        w->joint_row_owner, w->joint_row_component, w->row_compliance, w->row_bounds, w->spring_target,
                         w->contact_tangent, w->contacts, w->A, w->b, w->z, w->w, w->block_start, w->chol, w->ipiv,
                         w->csr_row_ptr, w->csr_col, w->csr_val, w->body_start, w->body_list, w->scratch,
                         w->proxies, w->memory, w->next_memory, w->report, w->joint_impulse, w->next_joint_impulse};
   static const char *const work_names[] = {
       "work inv_linear", "work inv_angular", "work dp", "work rows", "work row_value", "work row_bias",
-      "work row_minv", "work joint_row_owner", "work joint_row_component", "work row_compliance",
+      "work row_minv", "work joint_row_owner", "work joint_row_component", "work row_compliance", "work row_bounds",
       "work spring_target", "work contact_tangent", "work contacts", "work A", "work b", "work z", "work w",
       "work block_start", "work chol", "work ipiv", "work csr_row_ptr", "work csr_col", "work csr_val",
       "work body_start", "work body_list", "work scratch", "work proxies", "work memory", "work next_memory",

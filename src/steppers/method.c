@@ -48,6 +48,11 @@ clt_friction_cone_t clt_method_effective_cone(const clt_world_t *world) {
   for (int k = 0; k < world->force_count; k++)
     if (clt_force_is_element(&world->forces[k]) && world->forces[k].treatment == CLT_TREAT_IMPLICIT)
       return CLT_CONE_POLYHEDRAL;
+  for (int j = 0; j < world->joint_count; j++) { /* limit and motor rows (docs/actuation.md) */
+    const clt_joint_rec_t *joint = &world->joints[j];
+    if (joint->limit.enabled || joint->motor.mode == CLT_MOTOR_VELOCITY || joint->motor.mode == CLT_MOTOR_POSITION)
+      return CLT_CONE_POLYHEDRAL;
+  }
   return CLT_CONE_CIRCULAR;
 }
 

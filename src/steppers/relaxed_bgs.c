@@ -1588,8 +1588,8 @@ clt_status_t clt_relaxed_bgs_solve(clt_step_context_t *c, clt_relaxed_work_t *r)
   if (world->method.warm_start) {
     for (int p = 0; p < nj && w->joint_impulse; p++) {
       int owner = w->joint_row_owner[p];
-      if (6 * owner + 6 <= w->joint_impulse_capacity)
-        r->joint_x[p] = w->joint_impulse[6 * owner + w->joint_row_component[p]];
+      if (CLT_JOINT_SLOTS * owner + 6 <= w->joint_impulse_capacity)
+        r->joint_x[p] = w->joint_impulse[CLT_JOINT_SLOTS * owner + w->joint_row_component[p]];
     }
     /* (part two was the records' build's) */
     accumulate_start(w, r, &cone, nj, par);

@@ -84,11 +84,18 @@ typedef struct clt_step_work_t {
   double *row_bias;    /* Υ / Δ (SPEC.md §1 table) */
   double *row_minv;    /* 12 per row: M̂⁻¹ J_Aᵀ (6) and M̂⁻¹ J_Bᵀ (6) */
   int joint_rows;      /* rows [0, joint_rows) are joint rows */
+  /* The limit and motor rows (docs/actuation.md), last among the joint rows: rows
+   * [joint_rows − bounded_rows, joint_rows), each an unknown in [row_bounds[2i], row_bounds[2i + 1]]
+   * (i counted from the first of them) where the others are free. */
+  int bounded_rows;
+  double *row_bounds;
+  int row_bounds_capacity;
   int joint_rows_dropped; /* dependent joint rows left out this step (rank deficiency) */
   int *joint_row_owner;   /* joint index of each joint row */
   int *joint_row_component; /* component of Θ of each joint row (0…5) */
   /* Implicit force elements (SPEC.md §4, stage_spring_rows.c): compliant rows gᵀv⁺ + b + ε c = 0
-   * placed last among the joint rows, rows [joint_rows − spring_rows, joint_rows); their owner is
+   * placed last among the free joint rows, rows [joint_rows − bounded_rows − spring_rows,
+   * joint_rows − bounded_rows); their owner is
    * world->joint_count + the force index (component 0). row_compliance is ε for them, 0 for every
    * other row; the step problem adds it to the diagonal of A. */
   double *row_compliance;
@@ -165,7 +172,7 @@ typedef struct clt_step_work_t {
    * report is final: the gap CLT_TOUCH_GAP_FRACTION · ε̂ [m] and the normal impulse floor
    * CLT_TOUCH_IMPULSE_FRACTION × the step's largest normal impulse [N s] (world.h) */
   double touch_gap, touch_impulse;
-  /* joint impulses of the last step, 6 per joint (state; warm start), and the next ones */
+  /* joint impulses of the last step, CLT_JOINT_SLOTS per joint (state; warm start), and the next ones */
   int joint_impulse_capacity;
   double *joint_impulse, *next_joint_impulse;
   /* the relaxed scheme's solve workspace (steppers/relaxed.h), created on first use */
@@ -181,6 +188,19 @@ typedef struct clt_step_work_t {
    * stage takes from it lives until the stage returns; the solvers take theirs from it too */
   clt_arena_t arena;
 } clt_step_work_t;
+
+/* The joint memory (joint_impulse) holds CLT_JOINT_SLOTS impulses a joint, filed by row component:
+ * 0…5 the components of Θ, then the limit rows at the lower and at the upper bound and the motor
+ * row (docs/actuation.md). */
+#define CLT_JOINT_SLOTS 9
+#define CLT_JOINT_LOWER 6
+#define CLT_JOINT_UPPER 7
+#define CLT_JOINT_MOTOR 8
+
+/* Whether a joint has rows or memory beyond Θ's (a limit, or a motor of any mode). */
+static inline bool clt_joint_actuated(const clt_joint_rec_t *j) {
+  return j->limit.enabled || j->motor.mode != CLT_MOTOR_OFF;
+}
 
 /* Worlds below this many bodies keep their buffers' pages between the stages. Giving them back
  * lowers the peak memory by what the dead buffers hold, and costs a page fault and a zeroed page

@@ -345,10 +345,11 @@ clt_status_t clt_stage_remember(clt_step_context_t *c) {
   if (!clt_step_work_reserve_joint_impulses(w, world->joint_count))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (joint memory)");
   if (world->joint_count > 0) /* a NULL buffer with 0 bytes is still undefined for memset */
-    memset(w->next_joint_impulse, 0, (size_t)world->joint_count * 6 * sizeof *w->next_joint_impulse);
+    memset(w->next_joint_impulse, 0, (size_t)world->joint_count * CLT_JOINT_SLOTS * sizeof *w->next_joint_impulse);
   bool solved = w->lcp_n == w->joint_rows + w->contact_count * clt_contact_z_block(w);
   for (int i = 0; solved && i < w->joint_rows; i++)
-    w->next_joint_impulse[6 * w->joint_row_owner[i] + w->joint_row_component[i]] = w->z[i];
+    w->next_joint_impulse[CLT_JOINT_SLOTS * w->joint_row_owner[i] + w->joint_row_component[i]] = w->z[i];
+  clt_remember_efforts(world, w, c->h);
   int m = w->friction_directions;
   /* The contact report (clt_world_get_contact) is read from the contacts and z where it is asked
    * for (report_entry): nothing is copied per step (rows.h). */

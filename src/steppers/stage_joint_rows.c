@@ -67,6 +67,7 @@ clt_status_t clt_build_joint_rows(clt_world_t *world, clt_step_work_t *work) {
   work->joint_rows_dropped = 0;
   work->row_count = n;
   work->spring_rows = 0;
+  work->bounded_rows = 0;
   return clt_drop_dependent_rows(world, work, n);
 }
 
@@ -75,6 +76,7 @@ clt_status_t clt_drop_dependent_rows(clt_world_t *world, clt_step_work_t *work, 
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (joint rows)");
   work->joint_rows = n;
   work->row_count = n;
+  work->bounded_rows = 0;
   if (n == 0) return CLT_OK;
 
   /* Rank of G = ν M⁻¹ νᵀ (lower triangle, column-major = row-major for a symmetric matrix). */
@@ -118,7 +120,8 @@ clt_status_t clt_drop_dependent_rows(clt_world_t *world, clt_step_work_t *work, 
 
 /* Stage "joint rows": ν, Θ at q and the scheme's Υ = bias(Θ) (SPEC.md §1 table), then the
  * compliant rows of the implicit force elements (SPEC.md §4; stage_spring_rows.c), which carry
- * their own bias γφ/(hγ + δ) whatever the scheme. The relaxed scheme's QP (stage_solve_relaxed.c)
+ * their own bias γφ/(hγ + δ) whatever the scheme, then the limit and motor rows
+ * (stage_actuation.c, docs/actuation.md). The relaxed scheme's QP (stage_solve_relaxed.c)
  * has no compliance term, so implicit elements are refused there rather than silently dropped
  * (clt_check_spring_support, also run by the forces stage of every pipeline). */
 clt_status_t clt_stage_joint_rows(clt_step_context_t *c) {
@@ -129,5 +132,7 @@ clt_status_t clt_stage_joint_rows(clt_step_context_t *c) {
   if (st != CLT_OK) return st;
   for (int i = 0; i < c->work->joint_rows; i++)
     c->work->row_bias[i] = c->scheme->bias(&world->method, c->work->row_value[i], c->h);
-  return clt_build_spring_rows(world, c->work, c->h);
+  st = clt_build_spring_rows(world, c->work, c->h);
+  if (st != CLT_OK) return st;
+  return clt_build_actuation_rows(world, c->work, c->scheme, c->h, true);
 }

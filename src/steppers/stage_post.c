@@ -45,6 +45,7 @@ static clt_status_t project_once(clt_step_context_t *c, clt_status_t (*extra)(cl
   if (st == CLT_OK) st = clt_compute_inverse_mass(world, w, c->h, true);
   if (st == CLT_OK) st = clt_build_joint_rows(world, w);
   if (st == CLT_OK && extra) st = extra(world, w);
+  if (st == CLT_OK) st = clt_build_actuation_rows(world, w, NULL, c->h, false); /* limits: g + ν dp ≥ 0 */
   if (st == CLT_OK) st = clt_find_contacts(world, w, world->method.active_set_eps);
   if (st == CLT_OK) st = clt_build_contact_rows(world, w, false, 0.0);
   if (st != CLT_OK) return st;

@@ -241,8 +241,8 @@ static void warm_start(const clt_world_t *world, const clt_step_work_t *w, relax
   memset(q->x, 0, sizeof(double) * (size_t)q->n);
   for (int p = 0; p < q->nj && w->joint_impulse; p++) {
     int owner = w->joint_row_owner[p];
-    if (6 * owner + 6 <= w->joint_impulse_capacity)
-      q->x[p] = w->joint_impulse[6 * owner + w->joint_row_component[p]];
+    if (CLT_JOINT_SLOTS * owner + 6 <= w->joint_impulse_capacity)
+      q->x[p] = w->joint_impulse[CLT_JOINT_SLOTS * owner + w->joint_row_component[p]];
   }
   for (int j = 0; j < q->nc; j++) {
     const clt_contact_t *ct = &w->contacts[j];
@@ -1238,7 +1238,7 @@ clt_status_t clt_stage_solve_relaxed(clt_step_context_t *c) {
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (relaxed QP)");
   clt_body_rows_t op_data = relaxed_operator(q.rows, q.minv, q.n, world->body_count, q.body_start, q.body_entry, q.u);
   clt_operator_t op = {q.n, relaxed_apply, &op_data, NULL, NULL};
-  clt_lcp_t problem = {q.n, NULL, &op, q.b, q.nj, NULL, 0};
+  clt_lcp_t problem = {q.n, NULL, &op, q.b, q.nj, NULL, 0, NULL, NULL};
   clt_cone_set_t cones = {q.nc, q.cone_dim, q.cone_start, q.mu};
   clt_solver_options_t o = clt_default_solver_options();
   o.tolerance = world->method.tolerance;

@@ -14,7 +14,10 @@
  * the plain M, no friction and b = the constraint values (clt_problem_kind_t).
  * The compliant rows of implicit force elements (SPEC.md §4, stage_spring_rows.c) sit among the
  * joint rows as free unknowns and add their ε to the diagonal of A (dense and CSR alike), so every
- * solver sees the same problem. */
+ * solver sees the same problem. The limit and motor rows (stage_actuation.c, docs/actuation.md)
+ * come last among the joint rows as bounded unknowns (clt_lcp_t lower / upper; each a block of its
+ * own for block Gauss–Seidel): with them the problem is a bounded mixed LCP even without
+ * contacts. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,11 +72,10 @@ static double row_product(const clt_step_work_t *w, int p, int q) {
   return s;
 }
 
-/* ε of row p: the compliance of an implicit force element's row (stage_spring_rows.c, SPEC.md §4),
- * which adds ε c to its equality gᵀv⁺ + b + ε c = 0, i.e. ε to the diagonal of A; 0 otherwise. */
-static double row_eps(const clt_step_work_t *w, int p) {
-  return p >= w->joint_rows - w->spring_rows && p < w->joint_rows ? w->row_compliance[p] : 0.0;
-}
+/* ε of row p: the compliance of an implicit force element's row (stage_spring_rows.c, SPEC.md §4)
+ * or of a position motor's (stage_actuation.c), which adds ε c to its row gᵀv⁺ + b + ε c, i.e. ε
+ * to the diagonal of A; 0 otherwise (every other joint row has compliance 0). */
+static double row_eps(const clt_step_work_t *w, int p) { return p < w->joint_rows ? w->row_compliance[p] : 0.0; }
 
 /* Row index of unknown v (−1 for λ). */
 static int unknown_row(const clt_step_work_t *w, clt_problem_kind_t kind, int v) {
@@ -253,7 +255,7 @@ static void warm_start(const clt_world_t *world, clt_step_work_t *w, clt_problem
     /* Joint impulses from the memory; the implicit elements' rows (owners past the joints) start
      * from 0: their impulses are not part of the checkpointed state (state.c), and a resumed run
      * must warm-start identically. */
-    int slot = 6 * w->joint_row_owner[i] + w->joint_row_component[i];
+    int slot = CLT_JOINT_SLOTS * w->joint_row_owner[i] + w->joint_row_component[i];
     bool joint = w->joint_row_owner[i] < world->joint_count;
     w->z[i] = joint && slot < w->joint_impulse_capacity ? w->joint_impulse[slot] : 0.0;
   }
@@ -299,8 +301,9 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
   d->iterations = 0;
   d->residual = 0.0;
   if (n == 0) return CLT_OK;
-  int joint_blocks = 0;
-  for (int i = 0; i < nj; i++)
+  int nfree = nj - w->bounded_rows; /* the bounded rows come last among the joint rows */
+  int joint_blocks = w->bounded_rows;
+  for (int i = 0; i < nfree; i++)
     if (i == 0 || w->joint_row_owner[i] != w->joint_row_owner[i - 1]) joint_blocks++;
   if (!clt_step_work_reserve_problem(w, n, joint_blocks + nc))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (step problem of size %d)", n);
@@ -336,12 +339,13 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
 
   clt_solve_result_t result;
   memset(&result, 0, sizeof result);
-  if (nc == 0) {
+  if (nc == 0 && w->bounded_rows == 0) {
     solve_equalities(w, n, &result);
   } else {
     int nb = 0;
-    for (int i = 0; i < nj; i++)
+    for (int i = 0; i < nfree; i++)
       if (i == 0 || w->joint_row_owner[i] != w->joint_row_owner[i - 1]) w->block_start[nb++] = i;
+    for (int i = nfree; i < nj; i++) w->block_start[nb++] = i;
     for (int j = 0; j < nc; j++) w->block_start[nb++] = nj + j * blk;
     w->block_start[nb] = n;
     clt_matrix_t M = {CLT_MATRIX_DENSE, n, n, A, NULL, NULL, 0};
@@ -352,7 +356,23 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
       M.col_index = w->csr_col;
       M.nnz = w->csr_row_ptr[n];
     }
-    clt_lcp_t problem = {n, &M, NULL, w->b, nj, w->block_start, nb};
+    clt_lcp_t problem = {n, &M, NULL, w->b, nj, w->block_start, nb, NULL, NULL};
+    if (w->bounded_rows > 0) {
+      /* (from the arena, until the stage ends) */
+      double *lower = CLT_ARENA_NEW(&w->arena, double, n), *upper = CLT_ARENA_NEW(&w->arena, double, n);
+      if (!lower || !upper) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (bounds)");
+      for (int i = 0; i < n; i++) {
+        lower[i] = 0.0;
+        upper[i] = INFINITY;
+      }
+      for (int i = nfree; i < nj; i++) {
+        lower[i] = w->row_bounds[2 * (i - nfree)];
+        upper[i] = w->row_bounds[2 * (i - nfree) + 1];
+      }
+      problem.free_count = nfree;
+      problem.lower = lower;
+      problem.upper = upper;
+    }
     clt_solver_options_t o = clt_default_solver_options();
     o.tolerance = world->method.tolerance;
     o.max_iterations = world->method.max_iterations;
@@ -364,7 +384,9 @@ clt_status_t clt_solve_rows(clt_world_t *world, clt_step_work_t *w, clt_problem_
       warm_start(world, w, kind);
     else
       memset(w->z, 0, (size_t)n * sizeof *w->z);
-    clt_solver_kind_t solver = world->method.solver;
+    /* joints with limits or motors and no contact: a small dense problem, solved exactly (as the
+     * joint system above is) whatever method.solver says for contacts */
+    clt_solver_kind_t solver = nc == 0 ? CLT_SOLVER_LEMKE : world->method.solver;
     bool warm_nonzero = false; /* a start from memory, not from zero */
     for (int i = 0; o.warm_start && i < n && !warm_nonzero; i++) warm_nonzero = w->z[i] != 0.0;
     st = clt_lcp_solve(solver, &problem, &o, w->z, w->w, &result);

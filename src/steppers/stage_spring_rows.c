@@ -26,7 +26,7 @@ clt_status_t clt_build_spring_rows(clt_world_t *world, clt_step_work_t *w, doubl
   }
   if (count == 0) return CLT_OK;
   int first = w->row_count;
-  /* The remember stage files every joint row's impulse under 6·owner + component: room for the
+  /* The remember stage files every joint row's impulse under CLT_JOINT_SLOTS·owner + component: room for the
    * elements' owners (joint_count + force index) beyond the joints'. */
   if (!clt_step_work_reserve_rows(w, first + count) ||
       !clt_step_work_reserve_joint_impulses(w, world->joint_count + world->force_count))
@@ -63,7 +63,8 @@ clt_status_t clt_build_spring_rows(clt_world_t *world, clt_step_work_t *w, doubl
 void clt_record_spring_targets(clt_world_t *world, clt_step_work_t *w, double h) {
   if (!clt_step_work_grow_doubles(&w->spring_target, &w->spring_target_capacity, world->force_count)) return;
   for (int k = 0; k < world->force_count; k++) w->spring_target[k] = NAN; /* NaN: no target */
-  for (int p = w->joint_rows - w->spring_rows; p < w->joint_rows; p++) {
+  int end = w->joint_rows - w->bounded_rows;
+  for (int p = end - w->spring_rows; p < end; p++) {
     int k = w->joint_row_owner[p] - world->joint_count;
     w->spring_target[k] = w->row_value[p] + h * clt_row_velocity(world, &w->rows[p]);
   }

@@ -2,8 +2,8 @@
  *   header (magic "CLTSTATE", format version, dimension, body/joint/force counts, 32 bytes)
  *   [version 3: checksum, uint64: FNV-1a 64 of every other byte of the blob, header then payload]
  *   payload: time, step_count, then every body's clt_body_state_t (14 doubles) in creation order,
- *   then the stepper's memory: the joint impulses of the last step (6 doubles per joint, the warm
- *   start), and the contact memory, a uint32 count and per entry (int32 shape_a, shape_b, feature,
+ *   then the stepper's memory: the joint impulses of the last step (6 doubles per joint, 9 for a
+ *   joint with a limit or a motor: rows.h CLT_JOINT_SLOTS; the warm start), and the contact memory, a uint32 count and per entry (int32 shape_a, shape_b, feature,
  *   restitution_state; double pre_velocity, normal_impulse, tangent_impulse[3], slip) in key
  *   order — warm starts and restitution records the next step reads
  *   (src/steppers/stage_contact_rows.c).
@@ -66,15 +66,29 @@ static void make_header(const clt_world_t *world, uint32_t version, state_header
   h->force_count = (uint32_t)world->force_count;
 }
 
+/* The impulses a joint keeps in the state: Θ's 6, and the limit and motor rows' 3 more for a joint
+ * with a limit or a motor (rows.h CLT_JOINT_SLOTS), so that a state without them is as before. */
+static int joint_slots(const clt_world_t *world, int j) {
+  return clt_joint_actuated(&world->joints[j]) ? CLT_JOINT_SLOTS : 6;
+}
+
+static size_t joint_memory_doubles(const clt_world_t *world) {
+  size_t n = 0;
+  for (int j = 0; j < world->joint_count; j++) n += (size_t)joint_slots(world, j);
+  return n;
+}
+
 static void serialize_payload(const clt_world_t *world, sink_t *s) {
   sink_write(s, &world->time, sizeof world->time);
   sink_write(s, &world->step_count, sizeof world->step_count);
   sink_write(s, world->states, (size_t)world->body_count * sizeof *world->states);
   const clt_step_work_t *w = world->step_work;
-  for (int i = 0; i < 6 * world->joint_count; i++) {
-    double v = w && i < w->joint_impulse_capacity ? w->joint_impulse[i] : 0.0;
-    sink_write(s, &v, sizeof v);
-  }
+  for (int j = 0; j < world->joint_count; j++)
+    for (int k = 0; k < joint_slots(world, j); k++) {
+      int i = CLT_JOINT_SLOTS * j + k;
+      double v = w && i < w->joint_impulse_capacity ? w->joint_impulse[i] : 0.0;
+      sink_write(s, &v, sizeof v);
+    }
   uint32_t count = w ? (uint32_t)w->memory_count : 0u;
   sink_write(s, &count, sizeof count);
   for (uint32_t i = 0; i < count; i++) {
@@ -100,7 +114,7 @@ static void serialize(const clt_world_t *world, uint32_t version, sink_t *s) {
 /* The payload's bytes without the contact-memory entries. */
 static size_t payload_base(const clt_world_t *world) {
   return sizeof(double) + sizeof(int64_t) + (size_t)world->body_count * sizeof(clt_body_state_t) +
-         6 * (size_t)world->joint_count * sizeof(double) + sizeof(uint32_t);
+         joint_memory_doubles(world) * sizeof(double) + sizeof(uint32_t);
 }
 
 size_t clt_world_state_size(const clt_world_t *world) {
@@ -201,14 +215,15 @@ clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t
                             norm);
   }
   const unsigned char *joint_memory = p + (size_t)world->body_count * sizeof(clt_body_state_t);
-  const unsigned char *mem = joint_memory + 6 * (size_t)world->joint_count * sizeof(double) + sizeof(uint32_t);
+  size_t joint_doubles = joint_memory_doubles(world);
+  const unsigned char *mem = joint_memory + joint_doubles * sizeof(double) + sizeof(uint32_t);
   clt_step_work_t *w = clt_step_work(world);
   if (!w || !clt_step_work_reserve_joint_impulses(w, world->joint_count))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "load_state: out of memory");
-  for (int i = 0; i < 6 * world->joint_count; i++) {
+  for (size_t i = 0; i < joint_doubles; i++) {
     double v;
     memcpy(&v, joint_memory + (size_t)i * sizeof v, sizeof v);
-    if (!isfinite(v)) return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: joint impulse %d is not finite", i);
+    if (!isfinite(v)) return clt_world_fail(world, CLT_ERR_FORMAT, "load_state: joint impulse %zu is not finite", i);
   }
   if ((int)memory_count > w->memory_capacity) {
     clt_contact_memory_t *m = realloc(w->memory, (size_t)memory_count * sizeof *m);
@@ -242,8 +257,12 @@ clt_status_t clt_world_load_state(clt_world_t *world, const void *buffer, size_t
     memcpy(m->tangent_impulse, reals + 2, sizeof m->tangent_impulse);
     m->slip = reals[5];
   }
-  if (world->joint_count > 0)
-    memcpy(w->joint_impulse, joint_memory, 6 * (size_t)world->joint_count * sizeof(double));
+  for (int j = 0, at = 0; j < world->joint_count; j++) {
+    double *slots = w->joint_impulse + CLT_JOINT_SLOTS * (size_t)j;
+    memset(slots, 0, CLT_JOINT_SLOTS * sizeof *slots);
+    memcpy(slots, joint_memory + (size_t)at * sizeof(double), (size_t)joint_slots(world, j) * sizeof(double));
+    at += joint_slots(world, j);
+  }
   w->memory_count = (int)memory_count;
   w->report_count = 0; /* contacts "of the last step" are not part of the state */
   world->time = time;

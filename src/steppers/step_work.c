@@ -34,6 +34,7 @@ void clt_step_work_destroy(clt_step_work_t *w) {
   free(w->joint_row_owner);
   free(w->joint_row_component);
   free(w->row_compliance);
+  free(w->row_bounds);
   free(w->spring_target);
   free(w->joint_impulse);
   free(w->next_joint_impulse);
@@ -148,7 +149,7 @@ bool clt_step_work_reserve_dp(clt_step_work_t *w, int bodies) {
 }
 
 bool clt_step_work_reserve_joint_impulses(clt_step_work_t *w, int joints) {
-  int needed = 6 * joints;
+  int needed = CLT_JOINT_SLOTS * joints;
   if (needed <= w->joint_impulse_capacity) return true;
   double *a = realloc(w->joint_impulse, (size_t)needed * sizeof *a);
   if (a) w->joint_impulse = a;

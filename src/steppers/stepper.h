@@ -84,6 +84,18 @@ clt_status_t clt_stage_spring_project(clt_step_context_t *c); /* stage_post.c: n
 /* stage_spring_rows.c: CLT_ERR_UNSUPPORTED when the world has implicit force elements and the
  * pipeline has no compliant rows (relaxed, relcp, overdamped law); called by the forces stage. */
 clt_status_t clt_check_spring_support(clt_step_context_t *c);
+/* stage_actuation.c (docs/actuation.md): CLT_ERR_UNSUPPORTED when a joint has a limit or a velocity
+ * or position motor and the pipeline has no step problem of rows; called by the forces stage. */
+clt_status_t clt_check_actuation_support(clt_step_context_t *c);
+/* Appends the limit rows (and, with motors, the velocity and position motor rows) of every joint
+ * after the rows in the workspace as bounded unknowns (rows.h bounded_rows, row_bounds); bias by
+ * the scheme, or, with scheme NULL (the position projection of §3), the gap itself. */
+clt_status_t clt_build_actuation_rows(clt_world_t *world, clt_step_work_t *w, const clt_scheme_ops_t *scheme,
+                                      double h, bool motors);
+/* The effort motors' generalized forces ν_θᵀ τ into the force accumulators. */
+void clt_add_joint_efforts(clt_world_t *world);
+/* The effort motors' impulses h τ into next_joint_impulse (stage remember). */
+void clt_remember_efforts(clt_world_t *world, clt_step_work_t *w, double h);
 clt_status_t clt_stage_commit(clt_step_context_t *c);        /* step.c: finite check, time advances */
 clt_status_t clt_stage_backup(clt_step_context_t *c);        /* step.c: late_backup's whole state */
 clt_status_t clt_stage_diagnose(clt_step_context_t *c);      /* stage_diagnose.c */

@@ -624,13 +624,13 @@ static void solver_misuse(void) {
   /* a 2 x 2 LCP with its pieces missing */
   double values[4] = {2, 1, 1, 2}, q[2] = {-1, -1};
   clt_matrix_t M = {CLT_MATRIX_DENSE, 2, 2, values, NULL, NULL, 0};
-  clt_lcp_t lcp = {2, &M, NULL, q, 0, NULL, 0};
+  clt_lcp_t lcp = {2, &M, NULL, q, 0, NULL, 0, NULL, NULL};
   CHECK(isnan(clt_lcp_residual(&lcp, NULL)));
   memset(&r, 0, sizeof r);
   CHECK(clt_lcp_solve(CLT_SOLVER_LEMKE, &lcp, NULL, NULL, NULL, &r) == CLT_ERR_INVALID_ARGUMENT);
   CHECK(r.message[0] != '\0');
   clt_matrix_t hollow = {CLT_MATRIX_DENSE, 2, 2, NULL, NULL, NULL, 0};
-  clt_lcp_t bad = {2, &hollow, NULL, q, 0, NULL, 0};
+  clt_lcp_t bad = {2, &hollow, NULL, q, 0, NULL, 0, NULL, NULL};
   memset(&r, 0, sizeof r);
   CHECK(clt_lcp_solve(CLT_SOLVER_LEMKE, &bad, NULL, z, NULL, &r) == CLT_ERR_INVALID_ARGUMENT);
   CHECK(r.message[0] != '\0');

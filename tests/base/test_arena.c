@@ -89,7 +89,7 @@ static void test_solve_with_arena(void) {
     for (int j = 0; j < N; j++) m[i * N + j] = (i == j ? 4.0 : 0.0) + 1.0 / (1.0 + i + j);
   }
   clt_matrix_t mat = {CLT_MATRIX_DENSE, N, N, m, NULL, NULL, 0};
-  clt_lcp_t p = {N, &mat, NULL, q, 0, NULL, 0};
+  clt_lcp_t p = {N, &mat, NULL, q, 0, NULL, 0, NULL, NULL};
   clt_solver_kind_t kinds[] = {CLT_SOLVER_APGD, CLT_SOLVER_BBPGD, CLT_SOLVER_MPRGP, CLT_SOLVER_BGS, CLT_SOLVER_LEMKE};
   clt_arena_t *arena = clt_arena_create();
   CHECK(arena != NULL);
