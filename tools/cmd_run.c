@@ -519,7 +519,8 @@ static int run(int argc, char **argv) {
                          .checkpoint_every = args.checkpoint_every,
                          .stop = run_stop,
                          .stepped = run_stepped,
-                         .user = &watch};
+                         .user = &watch,
+                         .scene = scene};
   clt_run_result_t result;
   clt_output_run(out, world, colony, &loop, &result);
   long long done = (long long)(clt_world_step_count(world) - first_step);

@@ -147,6 +147,9 @@ typedef struct clt_run_loop_t {
   /* Optional, after each step is recorded (progress, statistics). */
   void (*stepped)(void *user, clt_world_t *world);
   void *user;
+  /* Optional: the scene the world was built from; its functions of time drive the joints' motors
+   * before each step (clt_scene_drive). */
+  const clt_scene_t *scene;
 } clt_run_loop_t;
 
 typedef struct clt_run_result_t {

@@ -84,6 +84,15 @@ const clt_body_def_t *clt_scene_body_def(const clt_scene_t *scene, int index);
 clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, void *log_user,
                                     clt_world_t **out, char *message, size_t message_size);
 
+/* Sets the motors whose inputs the scene gives as functions of time (docs/scene-format.md
+ * "Functions of time") for the coming step from t to t + h: targets to their values at t + h (a
+ * step's rows ask for the rate and the position it ends with), efforts to their values at t (as
+ * the applied forces of SPEC.md §1, taken at the start of the step). Call it before each
+ * clt_world_step of a world built by clt_scene_create_world; the run loop does
+ * (clt_run_loop_t.scene). Does nothing for a scene without such inputs. Returns the status of
+ * clt_joint_set_motor (the world's error names the joint). */
+clt_status_t clt_scene_drive(const clt_scene_t *scene, clt_world_t *world);
+
 /* The scene's "colony" block (docs/scene-format.md "colony"): a colony of growing, dividing cells
  * (clatter/colony.h) started from the scene's seed cell, its first dynamic body, which must have one
  * capsule shape. Defaults are filled in: def.diameter is the seed cell's; order_radius

@@ -173,6 +173,36 @@ class World(_clatter.World):
         force_value = list(force_value) + [0.0] * (3 - len(force_value))
         self._set_applied_force(self.force_index(force), force_value, torque)
 
+    def joint_index(self, joint):
+        """The index of a joint given by index or by name (StaleHandleError for an unknown name)."""
+        if not isinstance(joint, str):
+            return int(joint)
+        for i in range(self.joint_count):
+            if self.joint_info(i)["name"] == joint:
+                return i
+        raise StaleHandleError(f"no joint named '{joint}'", "stale_handle")
+
+    def set_limit(self, joint, lower=None, upper=None, restitution=0.0):
+        """Sets a revolute or prismatic joint's limit ``lower <= coordinate <= upper`` [rad or m]
+        with Newton restitution at the bounds (``clt_joint_set_limit``, docs/actuation.md);
+        without ``lower`` and ``upper`` the limit is removed. The joint by index or name."""
+        enabled = lower is not None or upper is not None
+        if enabled and (lower is None or upper is None):
+            raise ValueError("set_limit: give both lower and upper (or neither, to remove the limit)")
+        self._set_limit(self.joint_index(joint), enabled, float(lower if enabled else 0.0),
+                        float(upper if enabled else 0.0), float(restitution))
+
+    def set_motor(self, joint, mode, target_velocity=0.0, target_position=0.0, stiffness=0.0,
+                  damping=0.0, max_force=0.0, effort=0.0):
+        """Sets a revolute or prismatic joint's motor (``clt_joint_set_motor``, docs/actuation.md):
+        ``mode`` "velocity" (hold ``target_velocity`` with at most ``max_force``), "position" (the
+        implicit servo ``-stiffness (q - target_position) - damping (rate - target_velocity)``,
+        at most ``max_force``), "effort" (the torque or force ``effort`` on B, its reaction on A) or
+        "off". A controller calls it before each step; a joint whose scene motor input is a
+        function of time is set from it again before every step."""
+        self._set_motor(self.joint_index(joint), str(mode), float(target_velocity), float(target_position),
+                        float(stiffness), float(damping), float(max_force), float(effort))
+
     def apply_force(self, body, force, point=None):
         """Adds a force [N] (world frame) for the next step only, at a world point (default: the
         centre of mass; elsewhere it adds the torque (point - x) x force), to a dynamic body given

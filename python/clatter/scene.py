@@ -144,7 +144,10 @@ class Scene:
     def joint(self, type, body_a, body_b=None, **fields):
         """Adds a joint ("revolute", "spherical", "prismatic", "fixed", "distance") between bodies
         given by index or name (body_b: default the world); fields: anchor_a, anchor_b, axis_a,
-        axis_b, distance, name. Returns its index in ``joints``."""
+        axis_b, distance, collide_connected, name, and for revolute and prismatic joints limit
+        (dict: lower, upper, restitution) and motor (dict: mode, target_velocity, target_position,
+        stiffness, damping, max_force, effort; targets may be functions of time,
+        docs/scene-format.md). Returns its index in ``joints``."""
         joints = self._scene.setdefault("joints", [])
         joints.append(_plain(_given(type=type, body_a=body_a, body_b=body_b, **fields)))
         return len(joints) - 1

@@ -199,6 +199,7 @@ static PyObject *world_step(WorldObject *self, PyObject *args, PyObject *kwargs)
   for (long long i = 0; i < n; i++) {
     Py_BEGIN_ALLOW_THREADS
     st = self->colony ? clt_colony_grow(self->colony) : CLT_OK;
+    if (st == CLT_OK && self->scene) st = clt_scene_drive(self->scene, self->world); /* its functions of time */
     if (st == CLT_OK) st = clt_world_step(self->world);
     Py_END_ALLOW_THREADS
     if (st != CLT_OK) break;
@@ -383,12 +384,58 @@ static PyObject *world_joint_info(WorldObject *self, PyObject *args) {
   clt_joint_info_t j;
   clt_status_t st = clt_joint_get_info(self->world, clt_world_joint_at(self->world, i), &j);
   if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
-  return Py_BuildValue("{s:s,s:s,s:i,s:i,s:(ddd),s:(ddd),s:(ddd),s:(ddd),s:d,s:O}", "name", j.name, "type",
+  PyObject *limit = j.limit.enabled ? Py_BuildValue("{s:d,s:d,s:d}", "lower", j.limit.lower, "upper", j.limit.upper,
+                                                    "restitution", j.limit.restitution)
+                                    : (Py_INCREF(Py_None), Py_None);
+  PyObject *motor = j.motor.mode != CLT_MOTOR_OFF
+                        ? Py_BuildValue("{s:s,s:d,s:d,s:d,s:d,s:d,s:d}", "mode", clt_motor_mode_name(j.motor.mode),
+                                        "target_velocity", j.motor.target_velocity, "target_position",
+                                        j.motor.target_position, "stiffness", j.motor.stiffness, "damping",
+                                        j.motor.damping, "max_force", j.motor.max_force, "effort", j.motor.effort)
+                        : (Py_INCREF(Py_None), Py_None);
+  if (!limit || !motor) {
+    Py_XDECREF(limit);
+    Py_XDECREF(motor);
+    return NULL;
+  }
+  return Py_BuildValue("{s:s,s:s,s:i,s:i,s:(ddd),s:(ddd),s:(ddd),s:(ddd),s:d,s:O,s:N,s:N}", "name", j.name, "type",
                        clt_joint_type_name(j.type), "body_a", body_row(j.body_a), "body_b", body_row(j.body_b),
                        "anchor_a", j.anchor_a[0], j.anchor_a[1], j.anchor_a[2], "anchor_b", j.anchor_b[0],
                        j.anchor_b[1], j.anchor_b[2], "axis_a", j.axis_a[0], j.axis_a[1], j.axis_a[2], "axis_b",
                        j.axis_b[0], j.axis_b[1], j.axis_b[2], "distance", j.distance, "collide_connected",
-                       j.collide_connected ? Py_True : Py_False);
+                       j.collide_connected ? Py_True : Py_False, "limit", limit, "motor", motor);
+}
+
+/* _set_limit(i, enabled, lower, upper, restitution) */
+static PyObject *world_set_limit(WorldObject *self, PyObject *args) {
+  int i, enabled;
+  clt_joint_limit_t l = {0};
+  if (!PyArg_ParseTuple(args, "ipddd", &i, &enabled, &l.lower, &l.upper, &l.restitution)) return NULL;
+  if (check_ready(self) < 0) return NULL;
+  if (i < 0 || i >= clt_world_joint_count(self->world))
+    return PyErr_Format(PyExc_IndexError, "joint index %d out of range [0, %d)", i, clt_world_joint_count(self->world));
+  l.enabled = enabled != 0;
+  clt_status_t st = clt_joint_set_limit(self->world, clt_world_joint_at(self->world, i), &l);
+  if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
+  Py_RETURN_NONE;
+}
+
+/* _set_motor(i, mode, target_velocity, target_position, stiffness, damping, max_force, effort) */
+static PyObject *world_set_motor(WorldObject *self, PyObject *args) {
+  int i;
+  const char *mode;
+  clt_joint_motor_t m = {0};
+  if (!PyArg_ParseTuple(args, "isdddddd", &i, &mode, &m.target_velocity, &m.target_position, &m.stiffness,
+                        &m.damping, &m.max_force, &m.effort))
+    return NULL;
+  if (check_ready(self) < 0) return NULL;
+  if (i < 0 || i >= clt_world_joint_count(self->world))
+    return PyErr_Format(PyExc_IndexError, "joint index %d out of range [0, %d)", i, clt_world_joint_count(self->world));
+  if (!clt_motor_mode_from_name(mode, &m.mode))
+    return PyErr_Format(PyExc_ValueError, "set_motor: mode must be off, velocity, position or effort (got '%s')", mode);
+  clt_status_t st = clt_joint_set_motor(self->world, clt_world_joint_at(self->world, i), &m);
+  if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
+  Py_RETURN_NONE;
 }
 
 static PyObject *world_joint_state(WorldObject *self, PyObject *args) {
@@ -400,7 +447,11 @@ static PyObject *world_joint_state(WorldObject *self, PyObject *args) {
   clt_joint_state_t st;
   clt_status_t status = clt_joint_get_state(self->world, clt_world_joint_at(self->world, i), &st);
   if (status != CLT_OK) return clt_py_raise(status, clt_world_error(self->world));
-  return Py_BuildValue("{s:d,s:d}", "position", st.position, "rate", st.rate);
+  return Py_BuildValue("{s:d,s:d,s:d,s:d,s:(dddddd),s:i}", "position", st.position, "rate", st.rate, "limit_impulse",
+                       st.limit_impulse, "motor_impulse", st.motor_impulse, "constraint_impulse",
+                       st.constraint_impulse[0], st.constraint_impulse[1], st.constraint_impulse[2],
+                       st.constraint_impulse[3], st.constraint_impulse[4], st.constraint_impulse[5], "limit_active",
+                       st.limit_active);
 }
 
 static PyObject *world_force_info(WorldObject *self, PyObject *args) {
@@ -704,7 +755,8 @@ static PyObject *world_run(WorldObject *self, PyObject *args) {
                          .max_steps = max_steps,
                          .checkpoint_every = checkpoint_every,
                          .stop = run_stop,
-                         .user = &watch};
+                         .user = &watch,
+                         .scene = self->scene};
   clt_run_result_t result;
   char h5_path[4096], csv_path[4096];
   snprintf(h5_path, sizeof h5_path, "%s", clt_output_path(out));
@@ -840,11 +892,17 @@ static PyMethodDef world_methods[] = {
      "joint_info(i) -> dict: joint i (creation order) as the step holds it: name, type, body_a and body_b "
      "(body indices, -1 for the ground), anchor_a, anchor_b, axis_a, axis_b in each body's principal frame "
      "(the frame of position and orientation; world frame for the ground), distance (resolved), "
-     "collide_connected."},
+     "collide_connected, limit (None or lower, upper, restitution) and motor (None or mode, target_velocity, "
+     "target_position, stiffness, damping, max_force, effort; docs/actuation.md)."},
     {"joint_state", (PyCFunction)world_joint_state, METH_VARARGS,
      "joint_state(i) -> dict: position and rate of a one-coordinate joint (clt_joint_get_state): a revolute "
      "joint's angle of B relative to A since creation [rad], a prismatic joint's slide [m], a distance joint's "
-     "distance [m]; UnsupportedError for spherical and fixed joints."},
+     "distance [m]; and the last step's limit_impulse (positive pushes the coordinate up), motor_impulse, "
+     "constraint_impulse (one per row of the joint) and limit_active (-1 lower bound, +1 upper, 0 none); "
+     "UnsupportedError for spherical and fixed joints."},
+    {"_set_limit", (PyCFunction)world_set_limit, METH_VARARGS, "_set_limit(i, enabled, lower, upper, restitution)."},
+    {"_set_motor", (PyCFunction)world_set_motor, METH_VARARGS,
+     "_set_motor(i, mode, target_velocity, target_position, stiffness, damping, max_force, effort)."},
     {"force_info", (PyCFunction)world_force_info, METH_VARARGS,
      "force_info(i) -> dict: force element i (creation order) as the step holds it: the fields of its scene "
      "entry, with anchors and axes in each body's principal frame, rest_length resolved and the applied force's "

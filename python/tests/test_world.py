@@ -83,6 +83,59 @@ def test_joint_state():
     assert world.angle[0] < -0.1  # it swung down
 
 
+def test_limit_and_motor():
+    """A lever lifted by a velocity motor into its upper limit, then driven by a servo and freed
+    (docs/actuation.md): limit and motor from the scene, set_motor / set_limit from Python."""
+    scene = clatter.Scene(dimension=3, time_step=0.01, duration=3.0, method={"scheme": "post"})
+    scene.body(position=[0.5, 0, 0], shape=clatter.box([0.5, 0.05, 0.05]), name="bar")
+    scene.joint("revolute", "bar", anchor_a=[-0.5, 0, 0], axis_a=[0, 1, 0], axis_b=[0, 1, 0], name="hinge",
+                limit={"lower": -1.0, "upper": 0.5},
+                motor={"mode": "velocity", "target_velocity": 2.0, "max_force": 10000.0})
+    world = scene.build()
+    info = world.joint_info("hinge" and 0)
+    assert info["limit"] == {"lower": -1.0, "upper": 0.5, "restitution": 0.0}
+    assert info["motor"]["mode"] == "velocity" and info["motor"]["max_force"] == 10000.0
+    world.step(50)
+    s = world.joint_state(0)
+    assert s["position"] == pytest.approx(0.5, abs=1e-9)
+    assert s["limit_active"] == 1 and s["limit_impulse"] < 0.0  # the upper bound pushes down
+    assert s["motor_impulse"] == pytest.approx(0.01 * 10000.0)  # saturated into the limit
+    assert len(s["constraint_impulse"]) == 6
+    world.set_motor("hinge", "position", target_position=0.2, stiffness=1e5, damping=1e3, max_force=1e4)
+    world.step(100)
+    mass = world.body_info(0)["mass"]
+    sag = mass * 9.81 * 0.5 * np.cos(0.2) / 1e5  # gravity against the servo's k
+    assert world.joint_state(0)["position"] == pytest.approx(0.2 - sag, abs=1e-6)
+    world.set_motor("hinge", "off")
+    world.set_limit("hinge")
+    assert world.joint_info(0)["limit"] is None and world.joint_info(0)["motor"] is None
+    world.step(20)
+    assert world.joint_state(0)["rate"] < -0.5  # falls freely
+    with pytest.raises(clatter.errors.InvalidArgumentError, match="must be below limit.upper"):
+        world.set_limit("hinge", 1.0, 0.5)
+    with pytest.raises(ValueError, match="mode must be"):
+        world.set_motor(0, "torque")
+    with pytest.raises(clatter.errors.InvalidArgumentError, match="max_force must be > 0"):
+        world.set_motor(0, "velocity", target_velocity=1.0)
+
+
+def test_motor_keyframes_in_scene():
+    """A servo whose target is keyframed in the scene follows it in step() and run()."""
+    scene = clatter.Scene(dimension=2, time_step=0.01, duration=1.0, gravity=[0, 0])
+    scene.body(position=[0.5, 0], shape=clatter.box([0.5, 0.05]), name="rod")
+    scene.joint("revolute", "rod", anchor_a=[-0.5, 0], name="pin",
+                motor={"mode": "position", "stiffness": 1e6, "damping": 1e4, "max_force": 1e6,
+                       "target_position": {"keyframes": [[0.0, 0.0], [0.5, 1.0], [1.0, 1.0]]}})
+    world = scene.build()
+    world.step(25)
+    # on its way: the target is 0.5 at 0.25 s, and a servo without feed-forward lags by c θ̇*/k = 0.02
+    assert world.joint_state(0)["position"] == pytest.approx(0.5 - 1e4 * 2.0 / 1e6, abs=1e-4)
+    world.step(65)
+    # θ is the world's turn relative to the rod: the rod turns by −θ; the target 1 rad is held from 0.5 s
+    assert world.joint_state(0)["position"] == pytest.approx(1.0, abs=1e-4)
+    assert world.angle[0] == pytest.approx(-1.0, abs=1e-4)
+
+
 def test_collision_filter():
     """Shape categories and masks, and collide_connected (docs/scene-format.md "Collision filtering")."""
     scene = clatter.Scene(dimension=3, time_step=0.01, duration=1.0, gravity=[0, 0, 0])

@@ -29,6 +29,7 @@ clt_status_t clt_output_run(clt_output_t *out, clt_world_t *world, clt_colony_t 
     }
     /* the colony's growth and division, then the mechanics (clt_colony_step) */
     clt_status_t status = colony ? clt_colony_grow(colony) : CLT_OK;
+    if (status == CLT_OK && loop->scene) status = clt_scene_drive(loop->scene, world);
     if (status == CLT_OK) status = clt_world_step(world);
     if (status != CLT_OK) {
       result->error = status;

@@ -237,7 +237,12 @@ void clt_scene_destroy(clt_scene_t *scene) {
   free(scene->material_names);
   free(scene->materials);
   clt_scene_release_bodies(scene);
-  for (int i = 0; i < scene->joint_count; i++) free(scene->joints[i].name);
+  for (int i = 0; i < scene->joint_count; i++) {
+    free(scene->joints[i].name);
+    scn_function_free(&scene->joints[i].target_velocity);
+    scn_function_free(&scene->joints[i].target_position);
+    scn_function_free(&scene->joints[i].effort);
+  }
   free(scene->joints);
   for (int i = 0; i < scene->force_count; i++) free(scene->forces[i].name);
   free(scene->forces);

@@ -128,3 +128,24 @@ clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, vo
   *out = world;
   return CLT_OK;
 }
+
+clt_status_t clt_scene_drive(const clt_scene_t *scene, clt_world_t *world) {
+  if (!scene || !world) return CLT_ERR_INVALID_ARGUMENT;
+  double t0 = clt_world_time(world), t = t0 + clt_world_time_step(world);
+  /* the scene's joints are the world's first ones, in file order (clt_scene_create_world) */
+  for (int i = 0; i < scene->joint_count && i < clt_world_joint_count(world); i++) {
+    const scene_joint_t *j = &scene->joints[i];
+    if (!j->scheduled) continue;
+    clt_joint_id_t id = clt_world_joint_at(world, i);
+    clt_joint_info_t info;
+    clt_status_t st = clt_joint_get_info(world, id, &info);
+    if (st != CLT_OK) return st;
+    clt_joint_motor_t motor = info.motor;
+    motor.target_velocity = scn_function_value(&j->target_velocity, t);
+    motor.target_position = scn_function_value(&j->target_position, t);
+    motor.effort = scn_function_value(&j->effort, t0);
+    st = clt_joint_set_motor(world, id, &motor);
+    if (st != CLT_OK) return st;
+  }
+  return CLT_OK;
+}

@@ -30,10 +30,29 @@ typedef struct scene_body_t {
   int entry;          /* index in the file's "bodies" array (differs after a grid) */
 } scene_body_t;
 
+/* A value of the scene as a function of time (docs/scene-format.md "Functions of time"): a
+ * number, mean + amplitude·sin(2π frequency t + phase), or piecewise-linear keyframes (held
+ * before the first and after the last). */
+typedef enum scene_function_kind_t { FUNCTION_CONSTANT, FUNCTION_SINUSOID, FUNCTION_KEYFRAMES } scene_function_kind_t;
+
+typedef struct scene_function_t {
+  scene_function_kind_t kind;
+  double value; /* constant; sinusoid: the mean */
+  double amplitude, frequency, phase;
+  int count;
+  double *times, *values; /* keyframes (owned; times increasing) */
+} scene_function_t;
+
+double scn_function_value(const scene_function_t *f, double t);
+void scn_function_free(scene_function_t *f);
+
 typedef struct scene_joint_t {
   clt_joint_def_t def;
   int body_a, body_b; /* body indices, −1 = the world */
   char *name;
+  /* the motor's inputs as functions of time; scheduled: one of them is not a constant */
+  scene_function_t target_velocity, target_position, effort;
+  bool scheduled;
 } scene_joint_t;
 
 typedef struct scene_force_t {

@@ -897,6 +897,171 @@ static void type_names(const char *(*name)(int), int count, const char **out) {
 static const char *joint_type_name(int t) { return clt_joint_type_name((clt_joint_type_t)t); }
 static const char *force_type_name(int t) { return clt_force_type_name((clt_force_type_t)t); }
 
+double scn_function_value(const scene_function_t *f, double t) {
+  switch (f->kind) {
+    case FUNCTION_CONSTANT:
+      return f->value;
+    case FUNCTION_SINUSOID:
+      return f->value + f->amplitude * sin(2.0 * 3.14159265358979323846 * f->frequency * t + f->phase);
+    case FUNCTION_KEYFRAMES: {
+      if (t <= f->times[0]) return f->values[0];
+      for (int k = 1; k < f->count; k++)
+        if (t < f->times[k]) {
+          double s = (t - f->times[k - 1]) / (f->times[k] - f->times[k - 1]);
+          return f->values[k - 1] + s * (f->values[k] - f->values[k - 1]);
+        }
+      return f->values[f->count - 1];
+    }
+  }
+  return f->value;
+}
+
+void scn_function_free(scene_function_t *f) {
+  free(f->times);
+  free(f->values);
+  f->times = f->values = NULL;
+}
+
+/* A value that may be a function of time (scene_function_t): a number, {"sinusoid": {mean,
+ * amplitude, frequency, phase}} or {"keyframes": [[t, value], ...]} with t ≥ 0 increasing. */
+static bool read_function(ctx_t *ctx, const cJSON *obj, const char *parent, const char *key, scene_function_t *f) {
+  const cJSON *item = scn_get(obj, key);
+  if (!item) return true;
+  char p[PATH_SIZE], pk[PATH_SIZE];
+  scn_join_key(p, parent, key);
+  if (cJSON_IsNumber(item)) {
+    f->kind = FUNCTION_CONSTANT;
+    return scn_number_value(ctx, item, p, &f->value);
+  }
+  static const char *const kinds[] = {"sinusoid", "keyframes", NULL};
+  if (!cJSON_IsObject(item) || cJSON_GetArraySize(item) != 1)
+    return scn_fail(ctx, p, "must be a number or an object with one key, \"sinusoid\" or \"keyframes\"");
+  if (!scn_check_keys(ctx, item, p, kinds, "a function of time")) return false;
+  const cJSON *sine = scn_get(item, "sinusoid");
+  if (sine) {
+    scn_join_key(pk, p, "sinusoid");
+    static const char *const sine_keys[] = {"mean", "amplitude", "frequency", "phase", NULL};
+    if (!scn_expect_object(ctx, sine, pk) || !scn_check_keys(ctx, sine, pk, sine_keys, "a sinusoid")) return false;
+    f->kind = FUNCTION_SINUSOID;
+    return scn_read_number(ctx, sine, pk, "mean", &f->value, RANGE_ANY, false) &&
+           scn_read_number(ctx, sine, pk, "amplitude", &f->amplitude, RANGE_ANY, true) &&
+           scn_read_number(ctx, sine, pk, "frequency", &f->frequency, RANGE_NONNEGATIVE, true) &&
+           scn_read_number(ctx, sine, pk, "phase", &f->phase, RANGE_ANY, false);
+  }
+  const cJSON *table = scn_get(item, "keyframes");
+  scn_join_key(pk, p, "keyframes");
+  int n = cJSON_IsArray(table) ? cJSON_GetArraySize(table) : 0;
+  if (n < 1) return scn_fail(ctx, pk, "must be a non-empty array of [time, value] pairs");
+  f->kind = FUNCTION_KEYFRAMES;
+  f->times = malloc((size_t)n * sizeof *f->times);
+  f->values = malloc((size_t)n * sizeof *f->values);
+  if (!f->times || !f->values) return scn_fail(ctx, pk, "out of memory");
+  f->count = n;
+  for (int k = 0; k < n; k++) {
+    char pe[PATH_SIZE], pt[PATH_SIZE];
+    scn_join_index(pe, pk, k);
+    double pair[2];
+    if (!scn_vector_value(ctx, cJSON_GetArrayItem(table, k), pe, 2, pair)) return false;
+    scn_join_index(pt, pe, 0);
+    if (!(pair[0] >= 0.0)) return scn_fail(ctx, pt, "a keyframe's time must be >= 0 (got %g)", pair[0]);
+    if (k > 0 && !(pair[0] > f->times[k - 1]))
+      return scn_fail(ctx, pt, "keyframes must be in increasing time: %g s is not after the %g s of keyframe %d",
+                      pair[0], f->times[k - 1], k - 1);
+    f->times[k] = pair[0];
+    f->values[k] = pair[1];
+  }
+  return true;
+}
+
+/* Limits and velocity and position motors are rows of the step problem: the relaxed scheme and the
+ * overdamped law have none (docs/actuation.md "Where they apply"). */
+static bool rows_available(ctx_t *ctx, const char *path, const char *what) {
+  const clt_world_def_t *wd = &ctx->scene->world_def;
+  if (wd->law != CLT_LAW_INERTIAL)
+    return scn_fail(ctx, path, "%s needs the inertial law (this scene's law is %s)", what, clt_law_name(wd->law));
+  if (wd->method.scheme == CLT_SCHEME_RELAXED)
+    return scn_fail(ctx, path, "%s needs a scheme with a step problem of rows (none, anitescu-hart, baumgarte, post; "
+                               "this scene's method.scheme is relaxed)", what);
+  return true;
+}
+
+/* "limit": {lower, upper, restitution} of a revolute or prismatic joint (docs/actuation.md). */
+static bool read_limit(ctx_t *ctx, const cJSON *j, const char *p, clt_joint_type_t jt, clt_joint_limit_t *out) {
+  const cJSON *l = scn_get(j, "limit");
+  if (!l) return true;
+  char pl[PATH_SIZE], pk[PATH_SIZE];
+  scn_join_key(pl, p, "limit");
+  if (jt != CLT_JOINT_REVOLUTE && jt != CLT_JOINT_PRISMATIC)
+    return scn_fail(ctx, pl, "a limit needs a revolute or prismatic joint (this one is %s)", clt_joint_type_name(jt));
+  static const char *const keys[] = {"lower", "upper", "restitution", NULL};
+  if (!scn_expect_object(ctx, l, pl) || !scn_check_keys(ctx, l, pl, keys, "a joint limit")) return false;
+  if (!rows_available(ctx, pl, "a joint limit")) return false;
+  out->enabled = true;
+  if (!scn_read_number(ctx, l, pl, "lower", &out->lower, RANGE_ANY, true) ||
+      !scn_read_number(ctx, l, pl, "upper", &out->upper, RANGE_ANY, true) ||
+      !scn_read_number(ctx, l, pl, "restitution", &out->restitution, RANGE_FRACTION, false))
+    return false;
+  scn_join_key(pk, pl, "upper");
+  if (!(out->lower < out->upper))
+    return scn_fail(ctx, pk, "must be above lower (got lower %g, upper %g)%s", out->lower, out->upper,
+                    out->lower == out->upper ? "; equal bounds lock the joint: use a fixed joint" : "");
+  if (jt == CLT_JOINT_REVOLUTE && ctx->dimension == 3 &&
+      !(out->lower >= -3.14159265358979323846 && out->upper <= 3.14159265358979323846))
+    return scn_fail(ctx, pl, "a 3D revolute limit must lie in [-pi, pi] (the angle is measured in (-pi, pi]; got "
+                             "[%g, %g])", out->lower, out->upper);
+  return true;
+}
+
+/* "motor": {mode, target_velocity, target_position, stiffness, damping, max_force, effort}; the
+ * targets and the effort may be functions of time. */
+static bool read_motor(ctx_t *ctx, const cJSON *j, const char *p, clt_joint_type_t jt, scene_joint_t *joint,
+                       clt_joint_motor_t *out) {
+  const cJSON *m = scn_get(j, "motor");
+  if (!m) return true;
+  char pm[PATH_SIZE], pk[PATH_SIZE];
+  scn_join_key(pm, p, "motor");
+  if (jt != CLT_JOINT_REVOLUTE && jt != CLT_JOINT_PRISMATIC)
+    return scn_fail(ctx, pm, "a motor needs a revolute or prismatic joint (this one is %s)", clt_joint_type_name(jt));
+  if (!scn_expect_object(ctx, m, pm)) return false;
+  static const char *const modes[] = {"velocity", "position", "effort", NULL};
+  int mode = 0;
+  if (!scn_read_enum(ctx, m, pm, "mode", modes, &mode, true)) return false;
+  static const char *const velocity_keys[] = {"mode", "target_velocity", "max_force", NULL};
+  static const char *const position_keys[] = {"mode",      "target_position", "target_velocity", "stiffness",
+                                              "damping",   "max_force",       NULL};
+  static const char *const effort_keys[] = {"mode", "effort", NULL};
+  const char *const *keys = mode == 0 ? velocity_keys : mode == 1 ? position_keys : effort_keys;
+  if (mode != 2 && !rows_available(ctx, pm, mode == 0 ? "a velocity motor" : "a position motor")) return false;
+  char what[32];
+  snprintf(what, sizeof what, "a %s motor", modes[mode]);
+  if (!scn_check_keys(ctx, m, pm, keys, what)) return false;
+  out->mode = mode == 0 ? CLT_MOTOR_VELOCITY : mode == 1 ? CLT_MOTOR_POSITION : CLT_MOTOR_EFFORT;
+  if (!read_function(ctx, m, pm, "target_velocity", &joint->target_velocity) ||
+      !read_function(ctx, m, pm, "target_position", &joint->target_position) ||
+      !read_function(ctx, m, pm, "effort", &joint->effort))
+    return false;
+  if (mode == 2 && !scn_get(m, "effort")) return scn_missing(ctx, pm, "effort");
+  if (mode == 1 && !scn_get(m, "target_position")) return scn_missing(ctx, pm, "target_position");
+  if (mode != 2) {
+    scn_join_key(pk, pm, "max_force");
+    if (!scn_read_number(ctx, m, pm, "max_force", &out->max_force, RANGE_ANY, true)) return false;
+    if (!(out->max_force > 0.0)) return scn_fail(ctx, pk, "must be > 0 (got %g)", out->max_force);
+  }
+  if (mode == 1) {
+    if (!scn_read_number(ctx, m, pm, "stiffness", &out->stiffness, RANGE_NONNEGATIVE, false) ||
+        !scn_read_number(ctx, m, pm, "damping", &out->damping, RANGE_NONNEGATIVE, false))
+      return false;
+    if (!(out->stiffness + out->damping > 0.0))
+      return scn_fail(ctx, pm, "a position motor needs stiffness or damping > 0");
+  }
+  joint->scheduled = joint->target_velocity.kind != FUNCTION_CONSTANT ||
+                     joint->target_position.kind != FUNCTION_CONSTANT || joint->effort.kind != FUNCTION_CONSTANT;
+  out->target_velocity = scn_function_value(&joint->target_velocity, 0.0);
+  out->target_position = scn_function_value(&joint->target_position, 0.0);
+  out->effort = scn_function_value(&joint->effort, 0.0);
+  return true;
+}
+
 bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   clt_scene_t *scene = ctx->scene;
   scene_joint_t *joint = &scene->joints[index];
@@ -908,7 +1073,7 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   type_names(joint_type_name, CLT_JOINT_TYPE_COUNT, joint_type_names);
   if (!scn_read_enum(ctx, j, p, "type", joint_type_names, &type, true)) return false;
   clt_joint_type_t jt = (clt_joint_type_t)type;
-  const char *keys[12];
+  const char *keys[16];
   int k = 0;
   keys[k++] = "type";
   keys[k++] = "name";
@@ -923,6 +1088,8 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
     keys[k++] = "axis_b";
   }
   if (jt == CLT_JOINT_DISTANCE) keys[k++] = "distance";
+  keys[k++] = "limit";
+  keys[k++] = "motor";
   keys[k] = NULL;
   char what[64];
   snprintf(what, sizeof what, "a %dD %s joint", ctx->dimension, joint_type_names[type]);
@@ -958,6 +1125,8 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   if (jt == CLT_JOINT_DISTANCE) {
     if (!scn_read_number(ctx, j, p, "distance", &def.distance, RANGE_NONNEGATIVE, false)) return false;
   }
+  if (!read_limit(ctx, j, p, jt, &def.limit)) return false;
+  if (!read_motor(ctx, j, p, jt, joint, &def.motor)) return false;
   def.name = joint->name;
   joint->def = def;
   return true;
