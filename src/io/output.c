@@ -114,7 +114,7 @@ clt_output_t *output_alloc(const char *path, const clt_scene_t *scene) {
  * flush). */
 static bool size_buffers(clt_output_t *out, int n) {
   int widths[TRAJ_COUNT] = {1,     1, 3 * n, out->dimension == 3 ? 4 * n : n, 3 * n, out->dimension == 3 ? 3 * n : n,
-                            1, n};
+                            1, n, 4 * out->joint_count};
   size_t per_frame = 0;
   for (int i = 0; i < TRAJ_COUNT; i++) {
     out->traj_width[i] = widths[i];
@@ -143,6 +143,8 @@ bool output_setup_bodies(clt_output_t *out, const clt_world_t *world) {
   out->bodies = bodies;
   out->body_count = n;
   for (int i = 0; i < n; i++) out->bodies[i] = clt_world_body_at(world, i);
+  out->joint_count = clt_world_joint_count(world);
+  out->joint_series = out->joint_count > 0;
   return size_buffers(out, n);
 }
 
@@ -255,7 +257,28 @@ static bool record_row(clt_output_t *out, clt_world_t *world) {
 }
 
 /* Whether trajectory series k has a column per body. */
-static bool per_body(int k) { return k != TRAJ_STEP && k != TRAJ_TIME && k != TRAJ_BODIES; }
+static bool per_body(int k) { return k != TRAJ_STEP && k != TRAJ_TIME && k != TRAJ_BODIES && k != TRAJ_JOINTS; }
+
+/* One frame of /trajectory/joint_state: θ, θ̇, the limit and the motor impulse of the last step
+ * per joint (clt_joint_get_state); NaN for the θ and θ̇ of joints without one coordinate. */
+static bool record_joints(clt_output_t *out, const clt_world_t *world, double *row) {
+  for (int j = 0; j < out->joint_count; j++) {
+    clt_joint_id_t id = clt_world_joint_at(world, j);
+    clt_joint_info_t info;
+    if (clt_joint_get_info(world, id, &info) != CLT_OK) return false;
+    double *v = row + 4 * j;
+    v[0] = v[1] = NAN;
+    v[2] = v[3] = 0.0;
+    if (info.type != CLT_JOINT_REVOLUTE && info.type != CLT_JOINT_PRISMATIC && info.type != CLT_JOINT_DISTANCE) continue;
+    clt_joint_state_t s;
+    if (clt_joint_get_state(world, id, &s) != CLT_OK) return false;
+    v[0] = s.position;
+    v[1] = s.rate;
+    v[2] = s.limit_impulse;
+    v[3] = s.motor_impulse;
+  }
+  return true;
+}
 
 /* A growing run: the bodies added to the world since the last frame or checkpoint get their rows
  * in /bodies and /shapes and their columns in the per-body series, after the frames buffered
@@ -312,6 +335,9 @@ static bool record_frame(clt_output_t *out, const clt_world_t *world) {
       length[i] = clt_body_get_shape(world, out->bodies[i], 0, &shape) == CLT_OK ? shape.length : NAN;
     }
   }
+  if (out->joint_series &&
+      !record_joints(out, world, out->traj_buffer[TRAJ_JOINTS] + (size_t)r * (size_t)out->traj_width[TRAJ_JOINTS]))
+    return false;
   if (out->contacts && !output_record_contacts(out, world, r)) return false;
   out->traj_rows++;
   if (out->traj_rows == out->traj_capacity || out->cont_rows.rows >= CONT_BUFFER_ROWS) {

@@ -91,6 +91,7 @@ enum {
   TRAJ_ANGULAR,
   TRAJ_BODIES,
   TRAJ_LENGTH,
+  TRAJ_JOINTS, /* joint_state: per joint θ, θ̇, limit and motor impulses (docs/actuation.md) */
   TRAJ_COUNT
 };
 
@@ -134,6 +135,10 @@ struct clt_output_t {
   bool growing;
   const clt_colony_t *colony; /* its state goes into each checkpoint (clt_output_attach_colony) */
   int shape_rows, vertex_rows; /* rows of /shapes and /shapes/vertices written */
+  /* /trajectory/joint_state: the world's joints (a fixed set: no growing run has joints), and
+   * whether the series is written (false on resuming a file that has none) */
+  int joint_count;
+  bool joint_series;
   /* diagnostics */
   hid_t diag[COLUMN_COUNT];
   double *diag_buffer; /* column-major: [column][row] */

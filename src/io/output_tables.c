@@ -15,7 +15,8 @@ static const char *const cont_names[CONT_DATASETS] = {
     "first", "count", "point", "body_a", "body_b", "normal", "distance", "normal_force", "force", "touching"};
 
 static const char *const traj_names[TRAJ_COUNT] = {"step",     "time",     "position", "orientation",
-                                                   "velocity", "angular_velocity", "bodies", "length"};
+                                                   "velocity", "angular_velocity", "bodies", "length",
+                                                   "joint_state"};
 
 hid_t output_string_type(size_t length) {
   hid_t t = H5Tcopy(H5T_C_S1);
@@ -199,6 +200,7 @@ bool output_traj_enabled(const clt_output_t *out, int k) {
   if (!out->options.trajectory) return false;
   if ((k == TRAJ_VELOCITY || k == TRAJ_ANGULAR) && !out->options.velocities) return false;
   if ((k == TRAJ_BODIES || k == TRAJ_LENGTH) && !out->growing) return false;
+  if (k == TRAJ_JOINTS && !out->joint_series) return false;
   return true;
 }
 
@@ -268,6 +270,14 @@ bool output_open_series(clt_output_t *out, bool create) {
       if (k == TRAJ_ORIENTATION) inner[1] = 4;
       if ((k == TRAJ_ORIENTATION || k == TRAJ_ANGULAR) && out->dimension == 2) rank = 1;
       if (k == TRAJ_LENGTH) rank = 1;
+      if (k == TRAJ_JOINTS) {
+        inner[0] = (hsize_t)out->joint_count;
+        inner[1] = 4;
+      }
+      if (!create && k == TRAJ_JOINTS && H5Lexists(g, name, H5P_DEFAULT) <= 0) {
+        out->joint_series = false; /* a file written before the series existed: not resumed into it */
+        continue;
+      }
       if (!create) {
         out->traj[k] = open_table(g, name);
         /* a growing run's series are cut or extended to the bodies of the restored state */
@@ -281,7 +291,7 @@ bool output_open_series(clt_output_t *out, bool create) {
         }
       } else if (k == TRAJ_BODIES) {
         out->traj[k] = output_create_table(g, name, H5T_STD_I32LE, 0, NULL, 1024);
-      } else if (out->growing && rank > 0) {
+      } else if (out->growing && rank > 0 && k != TRAJ_JOINTS) {
         out->traj[k] = create_growing_table(g, name, rank, inner);
       } else if (k == TRAJ_STEP) {
         out->traj[k] = output_create_table(g, name, H5T_STD_I64LE, 0, NULL, 1024);

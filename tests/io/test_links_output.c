@@ -3,7 +3,9 @@
  * not its def frame (a shape off its origin, a turned body): every anchor given in a def frame
  * lands on the same world point from the principal-frame anchors; the axes likewise; a distance
  * joint's and a spring's lengths resolved; applied forces as last set; /links holds exactly the
- * joints and the spring-damper, in that order, with those anchors; bad handles refused. */
+ * joints and the spring-damper, in that order, with those anchors; bad handles refused; the last
+ * frame of /trajectory/joint_state is clt_joint_get_state's (a hinge with a limit and a friction
+ * motor, a distance joint). */
 #define _POSIX_C_SOURCE 200809L
 #include <hdf5.h>
 #include <math.h>
@@ -29,7 +31,9 @@ static const char *scene_text =
     " ],\n"
     " \"joints\": [\n"
     "  {\"type\": \"revolute\", \"name\": \"hinge\", \"body_a\": \"arm\", \"body_b\": \"world\", \"anchor_a\": [-0.2, 0, 0],\n"
-    "   \"anchor_b\": [0.8153, -0.0779, 2], \"axis_a\": [0, 0, 2], \"axis_b\": [0, 0, 1]},\n"
+    "   \"anchor_b\": [0.8153, -0.0779, 2], \"axis_a\": [0, 0, 2], \"axis_b\": [0, 0, 1],\n"
+    "   \"limit\": {\"lower\": -0.1, \"upper\": 0.1},\n"
+    "   \"motor\": {\"mode\": \"velocity\", \"target_velocity\": 0, \"max_force\": 0.5}},\n"
     "  {\"type\": \"distance\", \"body_a\": \"arm\", \"body_b\": \"bob\", \"anchor_a\": [0.8, 0, 0]}\n"
     " ],\n"
     " \"forces\": [\n"
@@ -164,6 +168,20 @@ static void check_file(const char *path, const clt_world_t *w) {
   CHECK(d >= 0 && H5Dread(d, st, H5S_ALL, H5S_ALL, H5P_DEFAULT, type) >= 0);
   H5Tclose(st);
   if (d >= 0) H5Dclose(d);
+  double js[2][2][4]; /* frames 0 and 1, two joints */
+  d = H5Dopen2(file, "trajectory/joint_state", H5P_DEFAULT);
+  CHECK(d >= 0 && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, js) >= 0);
+  if (d >= 0) H5Dclose(d);
+  for (int row = 0; row < 2; row++) {
+    clt_joint_state_t s;
+    CHECK(clt_joint_get_state(w, clt_world_joint_at(w, row), &s) == CLT_OK);
+    CHECK(js[1][row][0] == s.position && js[1][row][1] == s.rate && js[1][row][2] == s.limit_impulse &&
+          js[1][row][3] == s.motor_impulse);
+    CHECK(js[0][row][2] == 0.0 && js[0][row][3] == 0.0); /* no step yet at frame 0 */
+  }
+  printf("/trajectory/joint_state after one step: hinge angle %.3g rad, motor impulse %.6g N m s (bound h * 0.5 = "
+         "%.6g)\n", js[1][0][0], js[1][0][3], 0.001 * 0.5);
+  CHECK(fabs(js[1][0][3]) == 0.001 * 0.5); /* the friction motor holds at its bound against gravity */
   H5Fclose(file);
   CHECK(strcmp(type[0], "revolute") == 0 && strcmp(type[1], "distance") == 0 && strcmp(type[2], "spring-damper") == 0);
   CHECK(body[0][0] == 0 && body[0][1] == -1 && body[1][0] == 0 && body[1][1] == 1 && body[2][0] == 1 &&
