@@ -351,15 +351,40 @@ typedef enum clt_body_type_t { CLT_BODY_DYNAMIC, CLT_BODY_STATIC, CLT_BODY_KINEM
 const char *clt_body_type_name(clt_body_type_t type); /* "dynamic", "static", "kinematic"; NULL out of range */
 bool clt_body_type_from_name(const char *name, clt_body_type_t *out);
 
-/* Prescribed motion of a kinematic body, about its initial pose:
+/* A pose of a keyframed kinematic body at a time (clt_motion_t.keyframes): where its frame (the
+ * frame its shapes are given in) is, in the world. */
+typedef struct clt_keyframe_t {
+  double time;           /* [s] ≥ 0, increasing from one keyframe to the next */
+  double position[3];    /* [m] (2D: [2] = 0) */
+  double orientation[4]; /* 3D: quaternion (w, x, y, z), normalized when stored; 2D: unused */
+  double angle;          /* 2D [rad]; 3D: unused */
+} clt_keyframe_t;
+
+typedef enum clt_interpolation_t {
+  CLT_INTERPOLATE_LINEAR, /* positions (and 2D angles) piecewise linear */
+  CLT_INTERPOLATE_CUBIC   /* cubic Hermite through the keyframes: C¹, tangents by central differences,
+                           * zero at the first and the last keyframe (starts and ends at rest) */
+} clt_interpolation_t;
+
+/* Prescribed motion of a kinematic body, either about its initial pose:
  *   x(t) = x0 + velocity·t + amplitude·sin(2π frequency·t + phase)
- * (angular motion: constant angular_velocity of the def). */
+ * (angular motion: constant angular_velocity of the def), or, with keyframe_count > 0, through
+ * keyframes: the pose at t interpolated between the keyframes around it (positions and 2D angles
+ * as `interpolation` says, 3D orientations by slerp, the shortest way), held at the first before
+ * it and at the last after it (at rest there). The body starts at the pose of t = 0 (its def's
+ * position and orientation are not used); the other fields and the def's velocities must be 0.
+ * The velocity reported at t is the motion's on [t, t + dt) (at a keyframe: the next piece's). */
 typedef struct clt_motion_t {
   double velocity[3];   /* [m/s] */
   double amplitude[3];  /* [m] */
   double frequency;     /* [Hz] */
   double phase;         /* [rad] */
+  const clt_keyframe_t *keyframes; /* copied by clt_world_add_body; at most CLT_MAX_KEYFRAMES */
+  int keyframe_count;
+  clt_interpolation_t interpolation;
 } clt_motion_t;
+
+#define CLT_MAX_KEYFRAMES 100000
 
 #define CLT_MAX_SHAPES_PER_BODY 64
 

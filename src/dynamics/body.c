@@ -165,7 +165,42 @@ static clt_status_t validate_shape(clt_world_t *world, const char *label, int i,
 static bool motion_is_zero(const clt_motion_t *m) {
   for (int i = 0; i < 3; i++)
     if (m->velocity[i] != 0.0 || m->amplitude[i] != 0.0) return false;
-  return m->frequency == 0.0 && m->phase == 0.0;
+  return m->frequency == 0.0 && m->phase == 0.0 && m->keyframe_count == 0;
+}
+
+/* A keyframed law (world.h clt_motion_t): the keyframes, and nothing else of the law set. */
+static clt_status_t validate_keyframes(clt_world_t *world, const clt_body_def_t *def, const char *label) {
+  const clt_motion_t *m = &def->motion;
+  if (m->keyframe_count < 0 || m->keyframe_count > CLT_MAX_KEYFRAMES)
+    return FAIL("%s: motion.keyframe_count must be in [0, %d] (got %d)", label, CLT_MAX_KEYFRAMES, m->keyframe_count);
+  if (m->keyframe_count == 0) return CLT_OK;
+  if (!m->keyframes) return FAIL("%s: motion.keyframes must not be NULL when keyframe_count > 0", label);
+  if ((int)m->interpolation != CLT_INTERPOLATE_LINEAR && (int)m->interpolation != CLT_INTERPOLATE_CUBIC)
+    return FAIL("%s: motion.interpolation is not a known interpolation (got %d)", label, (int)m->interpolation);
+  for (int i = 0; i < 3; i++)
+    if (m->velocity[i] != 0.0 || m->amplitude[i] != 0.0 || def->angular_velocity[i] != 0.0)
+      return FAIL("%s: keyframes set the whole motion: motion.velocity, motion.amplitude and angular_velocity must "
+                  "be 0", label);
+  if (m->frequency != 0.0 || m->phase != 0.0)
+    return FAIL("%s: keyframes set the whole motion: motion.frequency and motion.phase must be 0", label);
+  for (int k = 0; k < m->keyframe_count; k++) {
+    const clt_keyframe_t *f = &m->keyframes[k];
+    if (!(f->time >= 0.0 && isfinite(f->time)))
+      return FAIL("%s: motion.keyframes[%d].time must be >= 0 and finite (got %g)", label, k, f->time);
+    if (k > 0 && !(f->time > m->keyframes[k - 1].time))
+      return FAIL("%s: motion.keyframes[%d].time (%g s) must be after keyframes[%d].time (%g s)", label, k, f->time,
+                  k - 1, m->keyframes[k - 1].time);
+    if (past_limit(f->position, 3, CLT_MAX_LENGTH) >= 0)
+      return FAIL("%s: motion.keyframes[%d].position must be finite and within %g m (CLT_MAX_LENGTH)", label, k,
+                  CLT_MAX_LENGTH);
+    if (world->dimension == 2) {
+      if (f->position[2] != 0.0) return FAIL("%s: motion.keyframes[%d].position[2] must be 0 in a 2D world", label, k);
+      if (!isfinite(f->angle)) return FAIL("%s: motion.keyframes[%d].angle must be finite", label, k);
+    } else if (!(clt_q_norm(f->orientation) > 1e-12 && isfinite(clt_q_norm(f->orientation)))) {
+      return FAIL("%s: motion.keyframes[%d].orientation must be a non-zero quaternion of finite length", label, k);
+    }
+  }
+  return CLT_OK;
 }
 
 static clt_status_t validate_body(clt_world_t *world, const clt_body_def_t *def, const char *label) {
@@ -191,6 +226,10 @@ static clt_status_t validate_body(clt_world_t *world, const clt_body_def_t *def,
   if (!finite_n(def->motion.velocity, 3) || !finite_n(def->motion.amplitude, 3) ||
       !isfinite(def->motion.frequency) || !isfinite(def->motion.phase))
     return FAIL("%s: motion must be finite", label);
+  if (def->type == CLT_BODY_KINEMATIC) {
+    clt_status_t st = validate_keyframes(world, def, label);
+    if (st != CLT_OK) return st;
+  }
   if (past_limit(def->motion.velocity, 3, CLT_MAX_SPEED) >= 0 ||
       past_limit(def->motion.amplitude, 3, CLT_MAX_LENGTH) >= 0)
     return FAIL("%s: motion.velocity must be within %g m/s (CLT_MAX_SPEED) and motion.amplitude within %g m "
@@ -520,6 +559,20 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
   if (has_extra && !clt_grow((void **)&world->body_extras, &world->body_extra_capacity, world->body_extra_count + 1,
                              sizeof *world->body_extras))
     return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);
+  int frames = def->type == CLT_BODY_KINEMATIC ? def->motion.keyframe_count : 0;
+  if (frames > 0) {
+    if (!clt_grow((void **)&world->keyframes, &world->keyframe_capacity, world->keyframe_count + frames,
+                  sizeof *world->keyframes))
+      return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);
+    extra.keyframe_first = world->keyframe_count;
+    extra.motion.keyframes = NULL;
+    for (int k = 0; k < frames; k++) {
+      clt_keyframe_t f = def->motion.keyframes[k];
+      if (world->dimension == 3) clt_q_normalize(f.orientation);
+      world->keyframes[world->keyframe_count + k] = f;
+    }
+    world->keyframe_count += frames;
+  }
   if (def->name && def->name[0]) {
     rec.name = copy_name(world, def->name);
     if (!rec.name) return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "%s: out of memory", label);

@@ -78,6 +78,7 @@ void clt_world_free_storage(clt_world_t *world) {
   free(world->bodies);
   clt_world_free_shapes(world);
   free(world->body_extras);
+  free(world->keyframes);
   clt_world_free_names(world);
   free(world->joints);
   free(world->forces);

@@ -33,8 +33,11 @@ typedef struct clt_material_rec_t {
 typedef struct clt_body_extra_t {
   double frame_offset[3];  /* definition frame → principal frame, see above */
   double frame_rotation[4];
-  /* Kinematic law reference (principal frame, at t = 0 before the periodic term). */
+  /* Kinematic law reference (principal frame, at t = 0 before the periodic term). A keyframed law's
+   * keyframes are world->keyframes[keyframe_first, + motion.keyframe_count) (motion.keyframes is
+   * not kept). */
   clt_motion_t motion;
+  int keyframe_first;
   double base_position[3];
   double base_angle;
   double base_orientation[4];
@@ -119,6 +122,8 @@ struct clt_world_t {
   int body_capacity;
   clt_body_extra_t *body_extras;
   int body_extra_count, body_extra_capacity;
+  clt_keyframe_t *keyframes; /* of the keyframed kinematic bodies (clt_body_extra_t.keyframe_first) */
+  int keyframe_count, keyframe_capacity;
   struct clt_name_chunk_t *names; /* body names (clt_body_rec_t.name), in chunks that never move */
   /* Shapes (principal frame, SPEC.md §0), interned: shape s (body b's are [shape_first,
    * shape_first + shape_count)) is shape_descs[shape_desc[s]].def, one description shared by every

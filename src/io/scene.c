@@ -219,6 +219,7 @@ void clt_scene_release_bodies(clt_scene_t *scene) {
   if (!scene || !scene->bodies) return;
   for (int i = 0; i < scene->body_count; i++) {
     if (!scene->bodies[i].shared_shapes) free(scene->bodies[i].shapes);
+    if (!scene->bodies[i].shared_shapes) free(scene->bodies[i].keyframes);
     free(scene->bodies[i].name);
   }
   free(scene->bodies);

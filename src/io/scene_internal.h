@@ -27,6 +27,7 @@ typedef struct scene_body_t {
   clt_shape_def_t *shapes;
   char *name;
   bool shared_shapes; /* a grid copy: shapes belong to the grid's first body (docs "Body grids") */
+  clt_keyframe_t *keyframes; /* a keyframed kinematic body's (def.motion.keyframes; owned) */
   int entry;          /* index in the file's "bodies" array (differs after a grid) */
 } scene_body_t;
 

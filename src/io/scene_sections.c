@@ -529,9 +529,65 @@ static bool read_shape(ctx_t *ctx, const cJSON *s, const char *p, clt_body_type_
   return true;
 }
 
-static bool read_motion(ctx_t *ctx, const cJSON *m, const char *p, clt_motion_t *motion) {
-  static const char *const keys[] = {"velocity", "amplitude", "frequency", "phase", NULL};
+/* "keyframes": [{time, position, orientation (3D) | angle (2D)}, ...] and "interpolation" of a
+ * keyframed kinematic body (world.h clt_motion_t), into body->keyframes. */
+static bool read_keyframes(ctx_t *ctx, const cJSON *m, const char *p, scene_body_t *body, clt_motion_t *motion) {
+  char pk[PATH_SIZE];
+  scn_join_key(pk, p, "keyframes");
+  const cJSON *list = scn_get(m, "keyframes");
+  int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
+  if (n < 1) return scn_fail(ctx, pk, "must be a non-empty array of keyframes {time, position, %s}",
+                             ctx->dimension == 2 ? "angle" : "orientation");
+  if (n > CLT_MAX_KEYFRAMES) return scn_fail(ctx, pk, "at most %d keyframes (got %d)", CLT_MAX_KEYFRAMES, n);
+  static const char *const other[] = {"velocity", "amplitude", "frequency", "phase", NULL};
+  for (int k = 0; other[k]; k++)
+    if (scn_get(m, other[k])) {
+      char po[PATH_SIZE];
+      scn_join_key(po, p, other[k]);
+      return scn_fail(ctx, po, "keyframes set the whole motion: leave out %s", other[k]);
+    }
+  body->keyframes = calloc((size_t)n, sizeof *body->keyframes);
+  if (!body->keyframes) return scn_fail(ctx, pk, "out of memory");
+  static const char *const keys3[] = {"time", "position", "orientation", NULL};
+  static const char *const keys2[] = {"time", "position", "angle", NULL};
+  for (int k = 0; k < n; k++) {
+    char pe[PATH_SIZE], pt[PATH_SIZE];
+    scn_join_index(pe, pk, k);
+    const cJSON *e = cJSON_GetArrayItem(list, k);
+    if (!scn_expect_object(ctx, e, pe) ||
+        !scn_check_keys(ctx, e, pe, ctx->dimension == 2 ? keys2 : keys3, "a keyframe"))
+      return false;
+    clt_keyframe_t *f = &body->keyframes[k];
+    f->orientation[0] = 1.0; /* identity unless given */
+    if (!scn_read_number(ctx, e, pe, "time", &f->time, RANGE_NONNEGATIVE, true) ||
+        !scn_read_dvec(ctx, e, pe, "position", f->position, RANGE_ANY, true))
+      return false;
+    if (ctx->dimension == 2 ? !scn_read_angle(ctx, e, pe, &f->angle)
+                            : !scn_read_orientation(ctx, e, pe, "orientation", f->orientation))
+      return false;
+    scn_join_key(pt, pe, "time");
+    if (k > 0 && !(f->time > body->keyframes[k - 1].time))
+      return scn_fail(ctx, pt, "keyframes must be in increasing time: %g s is not after the %g s of keyframe %d",
+                      f->time, body->keyframes[k - 1].time, k - 1);
+  }
+  motion->keyframes = body->keyframes;
+  motion->keyframe_count = n;
+  static const char *const modes[] = {"linear", "cubic", NULL};
+  int mode = 0;
+  if (!scn_read_enum(ctx, m, p, "interpolation", modes, &mode, false)) return false;
+  motion->interpolation = mode == 1 ? CLT_INTERPOLATE_CUBIC : CLT_INTERPOLATE_LINEAR;
+  return true;
+}
+
+static bool read_motion(ctx_t *ctx, const cJSON *m, const char *p, scene_body_t *body, clt_motion_t *motion) {
+  static const char *const keys[] = {"velocity", "amplitude", "frequency", "phase", "keyframes", "interpolation", NULL};
   if (!scn_expect_object(ctx, m, p) || !scn_check_keys(ctx, m, p, keys, "motion")) return false;
+  if (scn_get(m, "keyframes")) return read_keyframes(ctx, m, p, body, motion);
+  if (scn_get(m, "interpolation")) {
+    char pi[PATH_SIZE];
+    scn_join_key(pi, p, "interpolation");
+    return scn_fail(ctx, pi, "is for keyframes");
+  }
   if (!scn_read_dvec(ctx, m, p, "velocity", motion->velocity, RANGE_ANY, false)) return false;
   if (!scn_read_dvec(ctx, m, p, "amplitude", motion->amplitude, RANGE_ANY, false)) return false;
   if (!scn_read_number(ctx, m, p, "frequency", &motion->frequency, RANGE_NONNEGATIVE, false)) return false;
@@ -739,7 +795,13 @@ bool scn_read_body(ctx_t *ctx, const cJSON *b, int index, int slot, const grid_s
     scn_join_key(pk, p, "motion");
     if (def.type != CLT_BODY_KINEMATIC)
       return scn_fail(ctx, pk, "only kinematic bodies have a prescribed motion");
-    if (!read_motion(ctx, scn_get(b, "motion"), pk, &def.motion)) return false;
+    if (!read_motion(ctx, scn_get(b, "motion"), pk, body, &def.motion)) return false;
+    if (def.motion.keyframe_count > 0 && scn_get(b, "grid"))
+      return scn_fail(ctx, pk, "a keyframed body cannot be a grid (its keyframes are world poses)");
+    if (def.motion.keyframe_count > 0 && scn_get(b, "angular_velocity")) {
+      scn_join_key(pk, p, "angular_velocity");
+      return scn_fail(ctx, pk, "not allowed with motion.keyframes (they set the whole motion)");
+    }
   }
 
   /* Mass properties: explicit (mass and inertia), else from the shapes' densities. */

@@ -33,6 +33,7 @@ static void visit(const clt_world_t *world, clt_memory_visit_fn f, void *u) {
   f(u, "world joints", world->joints, false);
   f(u, "world forces", world->forces, false);
   f(u, "world loads", world->loads, false);
+  f(u, "world keyframes", world->keyframes, false);
   const clt_step_work_t *w = world->step_work;
   if (!w) return;
   const void *work[] = {w->inv_linear, w->inv_angular, w->dp, w->rows, w->row_value, w->row_bias, w->row_minv,
