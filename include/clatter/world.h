@@ -362,8 +362,9 @@ typedef struct clt_keyframe_t {
 
 typedef enum clt_interpolation_t {
   CLT_INTERPOLATE_LINEAR, /* positions (and 2D angles) piecewise linear */
-  CLT_INTERPOLATE_CUBIC   /* cubic Hermite through the keyframes: C¹, tangents by central differences,
-                           * zero at the first and the last keyframe (starts and ends at rest) */
+  CLT_INTERPOLATE_CUBIC   /* monotone cubic Hermite through the keyframes (Fritsch–Carlson, as PCHIP):
+                           * C¹, no overshoot, at rest at the first and last keyframe and wherever
+                           * a coordinate holds or turns back */
 } clt_interpolation_t;
 
 /* Prescribed motion of a kinematic body, either about its initial pose:

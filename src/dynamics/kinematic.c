@@ -2,7 +2,7 @@
  *   x(t) = x0 + velocity·t + amplitude·sin(2π frequency·t + phase),
  * rotation at the constant (body-frame) angular velocity ω0: θ(t) = θ0 + ω0 t in 2D,
  * r(t) = r0 ⊗ exp(½ t ω0) in 3D; or through keyframes (world.h clt_motion_t): positions and 2D
- * angles piecewise linear or cubic Hermite, 3D orientations by slerp, r(t) = r_k ⊗ exp(½ (t − t_k) ω_k)
+ * angles piecewise linear or monotone cubic Hermite, 3D orientations by slerp, r(t) = r_k ⊗ exp(½ (t − t_k) ω_k)
  * with ω_k = 2 log(r_k⁻¹ ⊗ r_{k+1}) / (t_{k+1} − t_k) in the body frame (the shortest way). The
  * velocity is reported analytically (it enters contacts): the motion's on [t, t + dt). */
 #include <math.h>
@@ -10,12 +10,19 @@
 #include "dynamics/world_internal.h"
 #include "math/vec.h"
 
-/* Tangent (dx/dt) of scalar series component c at keyframe k for the cubic law: central
- * differences inside, zero at the ends. */
+static double component(const clt_keyframe_t *f, int c) { return c < 3 ? f->position[c] : f->angle; }
+
+/* Tangent (dx/dt) of component c at keyframe k for the cubic law, monotone (Fritsch–Carlson, as
+ * PCHIP): 0 at the ends and where the slopes on either side differ in sign or one is 0 (a hold or
+ * a turning point stays one: no overshoot), else their weighted harmonic mean. */
 static double tangent(const clt_keyframe_t *f, int n, int k, int c) {
   if (k <= 0 || k >= n - 1) return 0.0;
-  double a = c < 3 ? f[k - 1].position[c] : f[k - 1].angle, b = c < 3 ? f[k + 1].position[c] : f[k + 1].angle;
-  return (b - a) / (f[k + 1].time - f[k - 1].time);
+  double h0 = f[k].time - f[k - 1].time, h1 = f[k + 1].time - f[k].time;
+  double d0 = (component(&f[k], c) - component(&f[k - 1], c)) / h0;
+  double d1 = (component(&f[k + 1], c) - component(&f[k], c)) / h1;
+  if (!(d0 * d1 > 0.0)) return 0.0;
+  double w0 = 2.0 * h1 + h0, w1 = h1 + 2.0 * h0;
+  return (w0 + w1) / (w0 / d0 + w1 / d1);
 }
 
 static void keyframed_state(const clt_world_t *world, const clt_body_extra_t *b, double t, clt_body_state_t *out) {
