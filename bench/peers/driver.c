@@ -47,7 +47,8 @@ typedef struct peers_result_t {
   double ke_end_rotational; /* [J] rotational part of ke_end */
   int at_rest;             /* ke_end < max(1e-6 ke_peak, ½ M (1 µm/s)²) */
   double rest_since;       /* [s] time from which every sample stays below the threshold */
-  double top_drift;        /* [m] horizontal offset of the top body at the end (stack, tower) */
+  double top_drift;        /* [m] horizontal offset of the top body at the end (stack, tower); the tip's
+                              sag at the end (cantilever) */
   long rss_peak_kb, rss_base_kb;
 } peers_result_t;
 
@@ -76,6 +77,7 @@ static int build_scene(peers_scene_t *scene, const char *kind, int n, double dur
   if (strcmp(kind, "stack") == 0) return peers_scene_stack(scene, duration);
   if (strcmp(kind, "chain") == 0) return peers_scene_chain(scene, duration);
   if (strcmp(kind, "tower") == 0) return peers_scene_tower(scene, duration);
+  if (strcmp(kind, "cantilever") == 0) return peers_scene_cantilever(scene, duration);
   return -1;
 }
 
@@ -188,6 +190,8 @@ static void run_one(const peers_engine_t *engine, const char *kind, int n, const
       double dx = states[scene.body_count - 1].position[0] - top->position[0];
       double dy = states[scene.body_count - 1].position[1] - top->position[1];
       r->top_drift = sqrt(dx * dx + dy * dy);
+    } else if (scene.kind == PEERS_CANTILEVER) { /* the tip's sag: how far it went down */
+      r->top_drift = scene.bodies[scene.body_count - 1].position[2] - states[scene.body_count - 1].position[2];
     } else {
       r->top_drift = NAN;
     }
@@ -210,7 +214,10 @@ static void run_isolated(const peers_engine_t *engine, const char *kind, int n, 
     snprintf(r->scene, sizeof r->scene, "pile%d", n);
   else
     snprintf(r->scene, sizeof r->scene, "%s",
-             strcmp(kind, "stack") == 0 ? "stack10" : strcmp(kind, "tower") == 0 ? "tower20" : "chain6");
+             strcmp(kind, "stack") == 0        ? "stack10"
+             : strcmp(kind, "tower") == 0      ? "tower20"
+             : strcmp(kind, "cantilever") == 0 ? "cantilever10"
+                                               : "chain6");
   int fd[2];
   fflush(stdout);
   fflush(stderr);
@@ -338,7 +345,8 @@ static void print_markdown_row(FILE *f, const peers_result_t *r) {
       timed && r->steps_run > 0);
   fmt(pen, sizeof pen, "%.3f", 1e3 * r->max_penetration, measured);
   fmt(pen_end, sizeof pen_end, "%.3f", 1e3 * r->end_penetration, measured);
-  fmt(joint, sizeof joint, "%.4f", 1e3 * r->max_joint_error, measured && strncmp(r->scene, "chain", 5) == 0);
+  fmt(joint, sizeof joint, "%.4f", 1e3 * r->max_joint_error,
+      measured && (strncmp(r->scene, "chain", 5) == 0 || strncmp(r->scene, "cantilever", 10) == 0));
   fmt(ke, sizeof ke, "%.3e", r->ke_end, measured);
   fmt(ratio, sizeof ratio, "%.1e", r->ke_peak > 0 ? r->ke_end / r->ke_peak : NAN, measured);
   if (!measured)
@@ -348,7 +356,8 @@ static void print_markdown_row(FILE *f, const peers_result_t *r) {
   else
     snprintf(rest, sizeof rest, "%s", r->at_rest ? "yes" : "no");
   fmt(drift, sizeof drift, "%.3f", 1e3 * r->top_drift,
-      measured && (strncmp(r->scene, "stack", 5) == 0 || strncmp(r->scene, "tower", 5) == 0));
+      measured && (strncmp(r->scene, "stack", 5) == 0 || strncmp(r->scene, "tower", 5) == 0 ||
+                   strncmp(r->scene, "cantilever", 10) == 0));
   fmt(rss, sizeof rss, "%.1f", r->rss_peak_kb / 1024.0, r->rss_peak_kb > 0);
   char status[400], why[360];
   md_escape(r->why, why, sizeof why);
@@ -405,7 +414,7 @@ static void print_csv_row(FILE *f, const peers_result_t *r) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: peers [options]\n"
-          "  --scenes LIST        comma list of pile,stack,chain,tower (default pile,stack,chain,tower)\n"
+          "  --scenes LIST        comma list of pile,stack,chain,tower,cantilever (default all of them)\n"
           "  --n LIST             pile sizes, comma list (default 1000)\n"
           "  --engines LIST       ode,bullet,mujoco,mujoco-sized,clatter,clatter-fast,clatter-lemke\n"
           "                       (default: ode,bullet,mujoco,clatter,clatter-fast)\n"
@@ -457,7 +466,7 @@ int main(int argc, char **argv) {
   memset(&opt, 0, sizeof opt);
   opt.first = 300;
   opt.engine.ode_iterations = 20;
-  char scenes_text[256] = "pile,stack,chain,tower", sizes_text[256] = "1000", engines_text[256] = "ode,bullet,mujoco,clatter,clatter-fast";
+  char scenes_text[256] = "pile,stack,chain,tower,cantilever", sizes_text[256] = "1000", engines_text[256] = "ode,bullet,mujoco,clatter,clatter-fast";
   const char *csv_path = NULL;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -521,8 +530,8 @@ int main(int argc, char **argv) {
   }
   for (int k = 0; k < scene_count; ++k)
     if (strcmp(scenes[k], "pile") && strcmp(scenes[k], "stack") && strcmp(scenes[k], "chain") &&
-        strcmp(scenes[k], "tower")) {
-      fprintf(stderr, "peers: unknown scene %s (pile, stack, chain, tower)\n", scenes[k]);
+        strcmp(scenes[k], "tower") && strcmp(scenes[k], "cantilever")) {
+      fprintf(stderr, "peers: unknown scene %s (pile, stack, chain, tower, cantilever)\n", scenes[k]);
       return 2;
     }
   for (int k = 0; k < size_count; ++k)

@@ -117,7 +117,15 @@ void *bullet_create(const peers_scene_t *scene, const peers_options_t *options, 
     btVector3 pa(j->anchor_a[0], j->anchor_a[1], j->anchor_a[2]);
     btVector3 pb(j->anchor_b[0], j->anchor_b[1], j->anchor_b[2]);
     btTypedConstraint *c;
-    if (j->body_b >= 0) {
+    if (j->fixed) { /* frames at the anchors with the bodies' initial (identity) orientations */
+      btTransform fa, fb;
+      fa.setIdentity();
+      fb.setIdentity();
+      fa.setOrigin(pa);
+      fb.setOrigin(pb);
+      c = new btFixedConstraint(*e->bodies[j->body_a], j->body_b >= 0 ? *e->bodies[j->body_b] : btTypedConstraint::getFixedBody(),
+                                fa, fb);
+    } else if (j->body_b >= 0) {
       c = new btPoint2PointConstraint(*e->bodies[j->body_a], *e->bodies[j->body_b], pa, pb);
     } else {
       c = new btPoint2PointConstraint(*e->bodies[j->body_a], pa); /* pinned at its current world point */

@@ -53,7 +53,8 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
                         clt_method_t *m, char *why, size_t why_size) {
   bool fast = variant == CLATTER_FAST;
   *m = clt_default_method();
-  if (scene->kind == PEERS_STACK || scene->kind == PEERS_CHAIN || scene->kind == PEERS_TOWER) {
+  if (scene->kind == PEERS_STACK || scene->kind == PEERS_CHAIN || scene->kind == PEERS_TOWER ||
+      scene->kind == PEERS_CANTILEVER) {
     clt_friction_cone_t cone = CLT_CONE_AUTO;
     if (variant == CLATTER_LEMKE) cone = CLT_CONE_POLYHEDRAL;
     else if (options->clatter_cone && !clt_friction_cone_from_name(options->clatter_cone, &cone)) {
@@ -184,7 +185,7 @@ static void *clatter_create_with(const peers_scene_t *scene, const peers_options
   }
   for (int k = 0; k < scene->joint_count; ++k) {
     const peers_joint_t *j = &scene->joints[k];
-    clt_joint_def_t joint = clt_default_joint_def(CLT_JOINT_SPHERICAL);
+    clt_joint_def_t joint = clt_default_joint_def(j->fixed ? CLT_JOINT_FIXED : CLT_JOINT_SPHERICAL);
     joint.body_a = e->bodies[j->body_a];
     joint.body_b = j->body_b >= 0 ? e->bodies[j->body_b] : clt_world_ground();
     for (int c = 0; c < 3; ++c) {

@@ -125,7 +125,9 @@ static char *scene_xml(const peers_scene_t *s, int sized, size_t *size) {
       const double *parent = i == 0 ? NULL : s->bodies[i - 1].position;
       append(&x, "<body name=\"b%d\" pos=\"%.17g %.17g %.17g\">", i, b->position[0] - (parent ? parent[0] : 0),
              b->position[1] - (parent ? parent[1] : 0), b->position[2] - (parent ? parent[2] : 0));
-      append(&x, "<joint type=\"ball\" pos=\"%.17g %.17g %.17g\"/>", j->anchor_a[0], j->anchor_a[1], j->anchor_a[2]);
+      /* a fixed joint is no joint: the body is welded to its parent in MuJoCo's reduced coordinates */
+      if (!j->fixed)
+        append(&x, "<joint type=\"ball\" pos=\"%.17g %.17g %.17g\"/>", j->anchor_a[0], j->anchor_a[1], j->anchor_a[2]);
       body_inertial(&x, b);
       append(&x, "\n");
     }

@@ -86,6 +86,12 @@ static void *ode_create(const peers_scene_t *scene, const peers_options_t *optio
   }
   for (int k = 0; k < scene->joint_count; ++k) {
     const peers_joint_t *j = &scene->joints[k];
+    if (j->fixed) { /* keeps the relative pose of the start */
+      dJointID joint = dJointCreateFixed(e->world, 0);
+      dJointAttach(joint, e->bodies[j->body_a], j->body_b >= 0 ? e->bodies[j->body_b] : 0);
+      dJointSetFixed(joint);
+      continue;
+    }
     dJointID joint = dJointCreateBall(e->world, 0);
     dJointAttach(joint, e->bodies[j->body_a], j->body_b >= 0 ? e->bodies[j->body_b] : 0);
     /* ODE takes the anchor in world coordinates at the current (initial) pose. */

@@ -15,7 +15,7 @@
 extern "C" {
 #endif
 
-typedef enum peers_scene_kind_t { PEERS_PILE, PEERS_STACK, PEERS_CHAIN, PEERS_TOWER } peers_scene_kind_t;
+typedef enum peers_scene_kind_t { PEERS_PILE, PEERS_STACK, PEERS_CHAIN, PEERS_TOWER, PEERS_CANTILEVER } peers_scene_kind_t;
 
 typedef enum peers_shape_t {
   PEERS_SPHERE, /* radius */
@@ -40,11 +40,12 @@ typedef struct peers_plane_t {
 } peers_plane_t;
 
 /* Ball joint: anchor_a in body a's frame coincides with anchor_b in body b's frame, or in the world
- * frame when body_b < 0. */
+ * frame when body_b < 0. A fixed joint also keeps the relative orientation of the start. */
 typedef struct peers_joint_t {
   int body_a, body_b;
   double anchor_a[3];
   double anchor_b[3];
+  bool fixed;
 } peers_joint_t;
 
 #define PEERS_MAX_PLANES 5
@@ -128,6 +129,7 @@ int peers_scene_pile(peers_scene_t *scene, int n, double duration);
 int peers_scene_stack(peers_scene_t *scene, double duration);
 int peers_scene_chain(peers_scene_t *scene, double duration);
 int peers_scene_tower(peers_scene_t *scene, double duration);
+int peers_scene_cantilever(peers_scene_t *scene, double duration);
 void peers_scene_free(peers_scene_t *scene);
 
 /* Default simulated time of a pile of n spheres: the fall time of the top layer plus 3 s, ≥ 5 s. */

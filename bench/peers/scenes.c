@@ -149,6 +149,38 @@ int peers_scene_chain(peers_scene_t *s, double duration) {
   return 0;
 }
 
+/* Issue [actuation]: a horizontal cantilever of 10 links (100 × 20 × 20 mm rods of density 1000
+ * along x) welded end to end by fixed joints, the first to the world at the origin, the last 100
+ * times heavier (same size, 100× mass and inertia): the rigid answer is that nothing moves. */
+int peers_scene_cantilever(peers_scene_t *s, double duration) {
+  scene_init(s, PEERS_CANTILEVER, 0.01);
+  snprintf(s->name, sizeof s->name, "cantilever10");
+  if (duration <= 0) duration = 2.0;
+  s->steps = (int)lround(duration / s->time_step);
+  int n = 10;
+  s->bodies = calloc((size_t)n, sizeof *s->bodies);
+  s->joints = calloc((size_t)n, sizeof *s->joints);
+  if (!s->bodies || !s->joints) return -1;
+  s->body_count = n;
+  s->joint_count = n;
+  for (int i = 0; i < n; ++i) {
+    box_body(&s->bodies[i], 0.05, 0.01, 0.01, DENSITY);
+    s->bodies[i].shape = PEERS_NONE;
+    s->bodies[i].position[0] = 0.05 + 0.1 * i;
+    if (i == n - 1) {
+      s->bodies[i].mass *= 100.0;
+      for (int k = 0; k < 3; ++k) s->bodies[i].inertia[k] *= 100.0;
+    }
+    peers_joint_t *j = &s->joints[i];
+    j->body_a = i;
+    j->anchor_a[0] = -0.05;
+    j->body_b = i - 1;
+    j->anchor_b[0] = i == 0 ? 0.0 : 0.05;
+    j->fixed = true;
+  }
+  return 0;
+}
+
 void peers_scene_free(peers_scene_t *s) {
   free(s->bodies);
   free(s->joints);
