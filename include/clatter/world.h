@@ -537,9 +537,16 @@ clt_joint_def_t clt_default_joint_def(clt_joint_type_t type);
 const char *clt_joint_type_name(clt_joint_type_t type);
 clt_joint_type_t clt_joint_type_from_name(const char *name);
 clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def, clt_joint_id_t *out);
-int clt_world_joint_count(const clt_world_t *world); /* NULL: 0 */
-/* The i-th joint in creation order (0 ≤ i < joint count); a null id ({CLT_NULL_INDEX, 0}) for an
- * index out of range or a NULL world. */
+/* Removes a joint between steps (a grasp released, a link broken): from the next step on it has no
+ * rows, no limit or motor, and its two bodies collide again. Its id, and every copy of it, is stale
+ * from then on (CLT_ERR_STALE_HANDLE); the other joints keep their ids and indices: the removed
+ * joint keeps its index, where clt_world_joint_at gives a null id. A second removal, or a stale
+ * id: CLT_ERR_STALE_HANDLE. Joints may also be added between steps (clt_world_add_joint). */
+clt_status_t clt_world_remove_joint(clt_world_t *world, clt_joint_id_t joint);
+/* Joints added, removed ones included (their indices stay taken); NULL: 0. */
+int clt_world_joint_count(const clt_world_t *world);
+/* The i-th joint in creation order (0 ≤ i < joint count); a null id ({CLT_NULL_INDEX, 0}) for a
+ * removed joint, an index out of range or a NULL world. */
 clt_joint_id_t clt_world_joint_at(const clt_world_t *world, int i);
 
 /* A joint as the step holds it. Unlike clt_joint_def_t, anchors and axes are in each body's

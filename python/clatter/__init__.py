@@ -178,9 +178,18 @@ class World(_clatter.World):
         if not isinstance(joint, str):
             return int(joint)
         for i in range(self.joint_count):
-            if self.joint_info(i)["name"] == joint:
-                return i
+            try:
+                if self.joint_info(i)["name"] == joint:
+                    return i
+            except StaleHandleError:  # a removed joint keeps its index
+                continue
         raise StaleHandleError(f"no joint named '{joint}'", "stale_handle")
+
+    def remove_joint(self, joint):
+        """Removes a joint (by index or name) from the next step on (``clt_world_remove_joint``): no
+        rows, no limit or motor, its bodies collide again. Its index stays taken: ``joint_info``
+        and ``joint_state`` of it raise StaleHandleError, as does removing it again."""
+        self._remove_joint(self.joint_index(joint))
 
     def set_limit(self, joint, lower=None, upper=None, restitution=0.0):
         """Sets a revolute or prismatic joint's limit ``lower <= coordinate <= upper`` [rad or m]

@@ -54,7 +54,7 @@ def read_run(path):
     with h5py.File(path, "r") as f:
         out["attrs"] = {k: _attr(v) for k, v in f.attrs.items()}
         out["scene"] = json.loads(_value(f["scene"])) if "scene" in f else None
-        for group in ("bodies", "shapes", "trajectory", "diagnostics", "contacts"):
+        for group in ("bodies", "shapes", "links", "trajectory", "diagnostics", "contacts"):
             if group in f and isinstance(f[group], h5py.Group):
                 out[group] = {name: _value(d) for name, d in f[group].items() if isinstance(d, h5py.Dataset)}
     return out

@@ -406,6 +406,20 @@ static PyObject *world_joint_info(WorldObject *self, PyObject *args) {
                        j.collide_connected ? Py_True : Py_False, "limit", limit, "motor", motor);
 }
 
+/* remove_joint(i) */
+static PyObject *world_remove_joint(WorldObject *self, PyObject *args) {
+  int i;
+  if (!PyArg_ParseTuple(args, "i", &i)) return NULL;
+  if (check_ready(self) < 0) return NULL;
+  if (i < 0 || i >= clt_world_joint_count(self->world))
+    return PyErr_Format(PyExc_IndexError, "joint index %d out of range [0, %d)", i, clt_world_joint_count(self->world));
+  clt_joint_id_t id = clt_world_joint_at(self->world, i);
+  if (id.index == CLT_NULL_INDEX) id.index = (uint32_t)i; /* removed: the library says so */
+  clt_status_t st = clt_world_remove_joint(self->world, id);
+  if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
+  Py_RETURN_NONE;
+}
+
 /* _set_limit(i, enabled, lower, upper, restitution) */
 static PyObject *world_set_limit(WorldObject *self, PyObject *args) {
   int i, enabled;
@@ -901,6 +915,7 @@ static PyMethodDef world_methods[] = {
      "constraint_impulse (one per row of the joint) and limit_active (-1 lower bound, +1 upper, 0 none); "
      "UnsupportedError for spherical and fixed joints."},
     {"_set_limit", (PyCFunction)world_set_limit, METH_VARARGS, "_set_limit(i, enabled, lower, upper, restitution)."},
+    {"_remove_joint", (PyCFunction)world_remove_joint, METH_VARARGS, "_remove_joint(i)."},
     {"_set_motor", (PyCFunction)world_set_motor, METH_VARARGS,
      "_set_motor(i, mode, target_velocity, target_position, stiffness, damping, max_force, effort)."},
     {"force_info", (PyCFunction)world_force_info, METH_VARARGS,

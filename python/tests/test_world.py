@@ -119,6 +119,49 @@ def test_limit_and_motor():
         world.set_motor(0, "velocity", target_velocity=1.0)
 
 
+def test_remove_joint():
+    """A two-link pendulum whose lower joint is removed: the lower link falls freely."""
+    scene = clatter.Scene(dimension=3, time_step=0.01, duration=1.0)
+    # links 0.4 m long with their pins 5 cm beyond their ends: released, they do not touch
+    scene.body(position=[0.25, 0, 0], shape=clatter.box([0.2, 0.05, 0.05]), name="upper")
+    scene.body(position=[0.75, 0, 0], shape=clatter.box([0.2, 0.05, 0.05]), name="lower")
+    scene.joint("spherical", "upper", anchor_a=[-0.25, 0, 0], name="pin")
+    scene.joint("spherical", "lower", "upper", anchor_a=[-0.25, 0, 0], anchor_b=[0.25, 0, 0], name="knee")
+    world = scene.build()
+    world.step(30)
+    world.remove_joint("knee")
+    assert world.joint_count == 2 and world.joint_index("pin") == 0
+    with pytest.raises(clatter.errors.StaleHandleError):
+        world.joint_info(1)
+    with pytest.raises(clatter.errors.StaleHandleError):
+        world.remove_joint(1)
+    v0 = world.velocity[1].copy()
+    world.step()
+    assert world.velocity[1] - v0 == pytest.approx([0.0, 0.0, -9.81 * 0.01], abs=1e-12)
+    assert world.diagnostics()["joints"] == 1
+
+
+def test_remove_at_in_run_file(tmp_path):
+    """A scene's remove_at releases a joint during a run; the run file's joint_state says from when,
+    and a file made after the removal lists it as removed."""
+    scene = clatter.Scene(dimension=2, time_step=0.01, duration=0.5)
+    scene.body(position=[0.5, 0], shape=clatter.box([0.4, 0.05]), name="a")
+    scene.body(position=[1.5, 0], shape=clatter.box([0.4, 0.05]), name="b")
+    scene.joint("revolute", "a", anchor_a=[-0.5, 0])
+    scene.joint("revolute", "b", "a", anchor_a=[-0.5, 0], anchor_b=[0.5, 0], name="knee", remove_at=0.3)
+    world = scene.build()
+    path = tmp_path / "release.h5"
+    world.run(output=str(path))
+    run = clatter.read_run(str(path))
+    present = run["trajectory"]["joint_state"][:, 1, 4]
+    assert list(present[:31]) == [1.0] * 31 and list(present[31:]) == [0.0] * (len(present) - 31)
+    assert np.isnan(run["trajectory"]["joint_state"][-1, 1, 0])
+    again = tmp_path / "after.h5"
+    world.run(duration=0.1, output=str(again))
+    links = clatter.read_run(str(again))["links"]["type"]
+    assert [t.decode() if isinstance(t, bytes) else t for t in links] == ["revolute", "removed"]
+
+
 def test_motor_keyframes_in_scene():
     """A servo whose target is keyframed in the scene follows it in step() and run()."""
     scene = clatter.Scene(dimension=2, time_step=0.01, duration=1.0, gravity=[0, 0])

@@ -50,7 +50,7 @@ int clt_world_joint_count(const clt_world_t *world) { return world ? world->join
 
 clt_joint_id_t clt_world_joint_at(const clt_world_t *world, int i) {
   clt_joint_id_t id = {CLT_NULL_INDEX, 0};
-  if (!world || i < 0 || i >= world->joint_count) return id;
+  if (!world || i < 0 || i >= world->joint_count || world->joints[i].removed) return id;
   id.index = (uint32_t)i;
   id.generation = world->joints[i].generation;
   return id;
@@ -76,7 +76,8 @@ static void world_angular_velocity(const clt_world_t *world, int body, double ou
 clt_status_t clt_joint_lookup(const clt_world_t *world, clt_joint_id_t joint, const void *out, const char *what,
                              const clt_joint_rec_t **rec) {
   clt_world_t *w = (clt_world_t *)world; /* for the error message only */
-  if (joint.index >= (uint32_t)world->joint_count || world->joints[joint.index].generation != joint.generation)
+  if (joint.index >= (uint32_t)world->joint_count || world->joints[joint.index].generation != joint.generation ||
+      world->joints[joint.index].removed)
     return clt_world_fail(w, CLT_ERR_STALE_HANDLE, "joint %s: joint id {%u, %u} names no joint", what, joint.index,
                           joint.generation);
   if (!out) return clt_world_fail(w, CLT_ERR_INVALID_ARGUMENT, "joint %s: out must not be NULL", what);
@@ -250,6 +251,7 @@ int clt_joint_constraint(const clt_world_t *world, const clt_joint_rec_t *joint,
 double clt_world_joint_error(const clt_world_t *world) {
   double worst = 0.0;
   for (int j = 0; j < world->joint_count; j++) {
+    if (world->joints[j].removed) continue;
     double theta[6];
     int n = clt_joint_constraint(world, &world->joints[j], theta);
     for (int k = 0; k < n; k++)
@@ -314,6 +316,21 @@ static clt_status_t settable(clt_world_t *world, clt_joint_id_t joint, const voi
   else
     snprintf(label, label_size, "joint #%d", (int)joint.index);
   *rec = &world->joints[joint.index];
+  return CLT_OK;
+}
+
+clt_status_t clt_world_remove_joint(clt_world_t *world, clt_joint_id_t joint) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  const clt_joint_rec_t *j = NULL;
+  clt_status_t st = clt_joint_lookup(world, joint, &joint, "remove", &j);
+  if (st != CLT_OK) return st;
+  clt_joint_rec_t *rec = &world->joints[joint.index];
+  rec->removed = true;
+  rec->generation++; /* every copy of the id is stale now */
+  memset(&rec->limit, 0, sizeof rec->limit);
+  memset(&rec->motor, 0, sizeof rec->motor);
+  world->joints_removed++;
+  clt_world_state_changed(world);
   return CLT_OK;
 }
 

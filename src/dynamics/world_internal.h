@@ -80,6 +80,7 @@ typedef struct clt_joint_rec_t {
   double relative_orientation[4];   /* r_A⁻¹ ⊗ r_B at creation: fixed / prismatic reference */
   clt_joint_limit_t limit;          /* docs/actuation.md */
   clt_joint_motor_t motor;
+  bool removed;                     /* clt_world_remove_joint: no rows, no effect; its index stays */
 } clt_joint_rec_t;
 
 /* A load for the next step (clt_body_apply_force / _torque): world-frame force and torque. */
@@ -142,6 +143,7 @@ struct clt_world_t {
   int shape_bucket_count;  /* power of two (0 before the first shape) */
   clt_joint_rec_t *joints;
   int joint_count, joint_capacity;
+  int joints_removed; /* of joint_count (clt_world_remove_joint) */
   clt_force_rec_t *forces;
   int force_count, force_capacity;
 

@@ -114,7 +114,7 @@ clt_output_t *output_alloc(const char *path, const clt_scene_t *scene) {
  * flush). */
 static bool size_buffers(clt_output_t *out, int n) {
   int widths[TRAJ_COUNT] = {1,     1, 3 * n, out->dimension == 3 ? 4 * n : n, 3 * n, out->dimension == 3 ? 3 * n : n,
-                            1, n, 4 * out->joint_count};
+                            1, n, JOINT_STATE_COLUMNS * out->joint_count};
   size_t per_frame = 0;
   for (int i = 0; i < TRAJ_COUNT; i++) {
     out->traj_width[i] = widths[i];
@@ -260,15 +260,18 @@ static bool record_row(clt_output_t *out, clt_world_t *world) {
 static bool per_body(int k) { return k != TRAJ_STEP && k != TRAJ_TIME && k != TRAJ_BODIES && k != TRAJ_JOINTS; }
 
 /* One frame of /trajectory/joint_state: θ, θ̇, the limit and the motor impulse of the last step
- * per joint (clt_joint_get_state); NaN for the θ and θ̇ of joints without one coordinate. */
+ * per joint (clt_joint_get_state), and 1 (0 once it is removed); NaN for the θ and θ̇ of joints
+ * without one coordinate and of removed ones (whose impulses are 0). */
 static bool record_joints(clt_output_t *out, const clt_world_t *world, double *row) {
   for (int j = 0; j < out->joint_count; j++) {
     clt_joint_id_t id = clt_world_joint_at(world, j);
-    clt_joint_info_t info;
-    if (clt_joint_get_info(world, id, &info) != CLT_OK) return false;
-    double *v = row + 4 * j;
+    double *v = row + JOINT_STATE_COLUMNS * j;
     v[0] = v[1] = NAN;
     v[2] = v[3] = 0.0;
+    v[4] = id.index == CLT_NULL_INDEX ? 0.0 : 1.0;
+    if (id.index == CLT_NULL_INDEX) continue; /* removed (clt_world_remove_joint) */
+    clt_joint_info_t info;
+    if (clt_joint_get_info(world, id, &info) != CLT_OK) return false;
     if (info.type != CLT_JOINT_REVOLUTE && info.type != CLT_JOINT_PRISMATIC && info.type != CLT_JOINT_DISTANCE) continue;
     clt_joint_state_t s;
     if (clt_joint_get_state(world, id, &s) != CLT_OK) return false;

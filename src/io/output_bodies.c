@@ -3,6 +3,7 @@
  * packed), written whole when a run starts; a growing run (a colony) appends the bodies added
  * since, and --resume cuts them back to the bodies of the restored state. */
 #include <stddef.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -274,7 +275,13 @@ bool output_write_links(hid_t file, const clt_world_t *world) {
     const double *pa, *pb;
     clt_joint_info_t j;
     clt_force_info_t f;
-    if (i < joints) {
+    static const double nowhere[3] = {NAN, NAN, NAN};
+    if (i < joints && clt_body_id_is_null((clt_body_id_t){clt_world_joint_at(world, i).index, 0})) {
+      /* removed before the file was made (clt_world_remove_joint): its row keeps the index */
+      type[row] = "removed";
+      name[row] = "";
+      a = b = clt_world_ground(), pa = pb = nowhere;
+    } else if (i < joints) {
       ok = clt_joint_get_info(world, clt_world_joint_at(world, i), &j) == CLT_OK;
       if (!ok) break;
       type[row] = clt_joint_type_name(j.type);

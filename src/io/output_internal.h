@@ -91,9 +91,11 @@ enum {
   TRAJ_ANGULAR,
   TRAJ_BODIES,
   TRAJ_LENGTH,
-  TRAJ_JOINTS, /* joint_state: per joint θ, θ̇, limit and motor impulses (docs/actuation.md) */
+  TRAJ_JOINTS, /* joint_state: per joint θ, θ̇, limit and motor impulses, present (docs/actuation.md) */
   TRAJ_COUNT
 };
+
+#define JOINT_STATE_COLUMNS 5
 
 /* /contacts datasets: two per frame (first, count), the others per contact row. */
 enum {

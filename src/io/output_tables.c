@@ -272,7 +272,7 @@ bool output_open_series(clt_output_t *out, bool create) {
       if (k == TRAJ_LENGTH) rank = 1;
       if (k == TRAJ_JOINTS) {
         inner[0] = (hsize_t)out->joint_count;
-        inner[1] = 4;
+        inner[1] = JOINT_STATE_COLUMNS;
       }
       if (!create && k == TRAJ_JOINTS && H5Lexists(g, name, H5P_DEFAULT) <= 0) {
         out->joint_series = false; /* a file written before the series existed: not resumed into it */

@@ -135,8 +135,16 @@ clt_status_t clt_scene_drive(const clt_scene_t *scene, clt_world_t *world) {
   /* the scene's joints are the world's first ones, in file order (clt_scene_create_world) */
   for (int i = 0; i < scene->joint_count && i < clt_world_joint_count(world); i++) {
     const scene_joint_t *j = &scene->joints[i];
-    if (!j->scheduled) continue;
     clt_joint_id_t id = clt_world_joint_at(world, i);
+    if (id.index == CLT_NULL_INDEX) continue; /* removed: nothing to drive */
+    /* "remove_at": from the first step that starts at that time or later (half a step of slack for
+     * the rounding of t = n h) */
+    if (j->remove_at <= t0 + 0.5 * clt_world_time_step(world)) {
+      clt_status_t st = clt_world_remove_joint(world, id);
+      if (st != CLT_OK) return st;
+      continue;
+    }
+    if (!j->scheduled) continue;
     clt_joint_info_t info;
     clt_status_t st = clt_joint_get_info(world, id, &info);
     if (st != CLT_OK) return st;

@@ -54,6 +54,7 @@ typedef struct scene_joint_t {
   /* the motor's inputs as functions of time; scheduled: one of them is not a constant */
   scene_function_t target_velocity, target_position, effort;
   bool scheduled;
+  double remove_at; /* "remove_at" [s]: removed before the first step that starts there or later; NaN: never */
 } scene_joint_t;
 
 typedef struct scene_force_t {

@@ -1152,6 +1152,7 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   if (jt == CLT_JOINT_DISTANCE) keys[k++] = "distance";
   keys[k++] = "limit";
   keys[k++] = "motor";
+  keys[k++] = "remove_at";
   keys[k] = NULL;
   char what[64];
   snprintf(what, sizeof what, "a %dD %s joint", ctx->dimension, joint_type_names[type]);
@@ -1187,6 +1188,8 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   if (jt == CLT_JOINT_DISTANCE) {
     if (!scn_read_number(ctx, j, p, "distance", &def.distance, RANGE_NONNEGATIVE, false)) return false;
   }
+  joint->remove_at = NAN;
+  if (!scn_read_number(ctx, j, p, "remove_at", &joint->remove_at, RANGE_NONNEGATIVE, false)) return false;
   if (!read_limit(ctx, j, p, jt, &def.limit)) return false;
   if (!read_motor(ctx, j, p, jt, joint, &def.motor)) return false;
   def.name = joint->name;

@@ -264,7 +264,7 @@ static bool pair_excluded(const clt_world_t *world, int sa, int sb, int a, int b
     return true;
   for (int j = 0; j < world->joint_count; j++) {
     const clt_joint_rec_t *jt = &world->joints[j];
-    if (jt->collide_connected) continue;
+    if (jt->collide_connected || jt->removed) continue;
     if ((jt->body_a == a && jt->body_b == b) || (jt->body_a == b && jt->body_b == a)) return true;
   }
   return false;

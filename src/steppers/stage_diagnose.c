@@ -38,7 +38,7 @@ void clt_world_describe_state(clt_world_t *world, clt_diagnostics_t *d) {
   d->kinetic_energy = clt_world_kinetic_energy(world);
   d->potential_energy = clt_world_potential_energy(world);
   d->joint_error = clt_world_joint_error(world);
-  d->joints = world->joint_count;
+  d->joints = world->joint_count - world->joints_removed;
   d->penetration = clt_world_penetration(world); /* over all shape pairs (stage_collide.c) */
   d->infeasibility = d->joint_error > d->penetration ? d->joint_error : d->penetration;
 }

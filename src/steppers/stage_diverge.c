@@ -74,6 +74,7 @@ static bool take_reference(clt_world_t *world) {
     }
   }
   for (int j = 0; j < world->joint_count; j++) {
+    if (world->joints[j].removed) continue;
     note_anchor(size, world->joints[j].body_a, world->joints[j].anchor_a);
     note_anchor(size, world->joints[j].body_b, world->joints[j].anchor_b);
   }
@@ -194,6 +195,7 @@ clt_status_t clt_stage_diverge(clt_step_context_t *c) {
     double worst_ratio = 1.0, worst_error = 0.0;
     for (int j = 0; j < world->joint_count; j++) {
       const clt_joint_rec_t *joint = &world->joints[j];
+      if (joint->removed) continue;
       double sa = joint->body_a >= 0 ? size[joint->body_a] : INFINITY;
       double sb = joint->body_b >= 0 ? size[joint->body_b] : INFINITY;
       double bound = fraction * fmin(sa, sb);

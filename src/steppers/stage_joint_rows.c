@@ -40,7 +40,7 @@ clt_status_t clt_build_joint_rows(clt_world_t *world, clt_step_work_t *work) {
   int total = 0;
   for (int j = 0; j < world->joint_count; j++) {
     double theta[6];
-    total += clt_joint_constraint(world, &world->joints[j], theta);
+    if (!world->joints[j].removed) total += clt_joint_constraint(world, &world->joints[j], theta);
   }
   if (!clt_step_work_reserve_rows(work, total) || !clt_step_work_reserve_problem(work, 2 * total, 0) ||
       !clt_step_work_reserve_dense(work, total))
@@ -48,6 +48,7 @@ clt_status_t clt_build_joint_rows(clt_world_t *world, clt_step_work_t *work) {
   int n = 0;
   for (int j = 0; j < world->joint_count; j++) {
     const clt_joint_rec_t *joint = &world->joints[j];
+    if (joint->removed) continue;
     double theta[6];
     clt_jacobian_row_t jac[6];
     int m = clt_joint_constraint(world, joint, theta);

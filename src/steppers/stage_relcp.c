@@ -636,11 +636,11 @@ static clt_status_t check_world(clt_world_t *world) {
   if (world->dimension != 3)
     return clt_world_fail(world, CLT_ERR_UNSUPPORTED, "step: contact model %s is implemented for 3D worlds only",
                           model);
-  if (world->joint_count > 0)
+  if (world->joint_count > world->joints_removed)
     return clt_world_fail(world, CLT_ERR_UNSUPPORTED,
                           "step: contact model %s does not support joints (%d in this world): use the default contact "
                           "model",
-                          model, world->joint_count);
+                          model, world->joint_count - world->joints_removed);
   for (int f = 0; f < world->force_count; f++)
     if (clt_force_is_element(&world->forces[f]) && world->forces[f].treatment == CLT_TREAT_IMPLICIT)
       return clt_world_fail(world, CLT_ERR_UNSUPPORTED,

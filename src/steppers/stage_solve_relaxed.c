@@ -944,7 +944,7 @@ static clt_solver_kind_t cone_solver(const clt_step_context_t *c) {
 clt_status_t clt_stage_relaxed_inverse_mass(clt_step_context_t *c) {
   clt_world_t *world = c->world;
   bool semi = world->dimension == 3 && world->method.gyroscopic == CLT_GYRO_SEMI_IMPLICIT;
-  if (bgs_solver(cone_solver(c)) && world->joint_count == 0 && !semi) {
+  if (bgs_solver(cone_solver(c)) && world->joint_count == world->joints_removed && !semi) {
     c->work->symmetric = true; /* M̂ = M */
     return CLT_OK;
   }

@@ -214,6 +214,7 @@ void clt_viz_fit_view(const clt_viz_run_t *run, int64_t first, int64_t last, int
       }
     }
     for (int l = 0; l < run->link_count; l++) {
+      if (run->links[l].kind == CLT_VIZ_LINK_REMOVED || f >= run->links[l].gone_from) continue;
       double w[3];
       link_world_anchor(run, f, run->links[l].body_a, run->links[l].anchor_a, w);
       bounds_add(&b, w, 0);
@@ -452,6 +453,7 @@ static void draw_links(const clt_viz_run_t *run, int64_t frame, const clt_viz_vi
   double r = fmax(3, 0.007 * fmin(view->width, view->height));
   for (int l = 0; l < run->link_count; l++) {
     const clt_viz_link_t *k = &run->links[l];
+    if (k->kind == CLT_VIZ_LINK_REMOVED || frame >= k->gone_from) continue;
     double wa[3], wb[3], xa, ya, xb, yb;
     link_world_anchor(run, frame, k->body_a, k->anchor_a, wa);
     link_world_anchor(run, frame, k->body_b, k->anchor_b, wb);

@@ -71,7 +71,8 @@ static bool read_links(hid_t file, clt_viz_run_t *run) {
     clt_viz_link_kind_t kind;
   } kinds[] = {{"revolute", CLT_VIZ_LINK_REVOLUTE}, {"spherical", CLT_VIZ_LINK_SPHERICAL},
                {"prismatic", CLT_VIZ_LINK_PRISMATIC}, {"fixed", CLT_VIZ_LINK_FIXED},
-               {"distance", CLT_VIZ_LINK_DISTANCE},   {"spring-damper", CLT_VIZ_LINK_SPRING}};
+               {"distance", CLT_VIZ_LINK_DISTANCE},   {"spring-damper", CLT_VIZ_LINK_SPRING},
+               {"removed", CLT_VIZ_LINK_REMOVED}};
   hsize_t rows = (hsize_t)n;
   /* the numeric tables first: their reader checks that the file holds the rows they claim, before
    * anything is allocated for them (io/run_reader.h) */
@@ -90,6 +91,7 @@ static bool read_links(hid_t file, clt_viz_run_t *run) {
       break;
     }
     clt_viz_link_t *link = &run->links[run->link_count++];
+    link->gone_from = INT64_MAX;
     link->kind = kinds[k].kind;
     link->body_a = a;
     link->body_b = b;
@@ -99,6 +101,42 @@ static bool read_links(hid_t file, clt_viz_run_t *run) {
   free(types);
   free(body);
   free(anchor);
+  return ok;
+}
+
+/* When joints were removed during the run: /trajectory/joint_state's fifth column is 1 while a
+ * joint exists and 0 from its removal on (for good), so the first frame without it is found by
+ * bisection over the frames, one row read at a time. A file without the dataset has no removals. */
+static bool read_removals(hid_t file, clt_viz_run_t *run) {
+  hsize_t dims[3];
+  int rank = clt_run_file_dims(file, "trajectory/joint_state", dims);
+  if (rank < 0) return true;
+  if (rank != 3 || dims[0] != (hsize_t)run->frame_count || dims[2] != 5 || dims[1] > (hsize_t)run->link_count)
+    return false;
+  if (dims[0] == 0 || dims[1] == 0) return true;
+  hid_t d = H5Dopen2(file, "trajectory/joint_state", H5P_DEFAULT);
+  double *row = d >= 0 ? malloc(sizeof *row * 5 * dims[1]) : NULL;
+  bool ok = row != NULL;
+  int64_t last = run->frame_count - 1;
+  ok = ok && clt_h5_read_row(d, last, row);
+  for (hsize_t j = 0; ok && j < dims[1]; j++) {
+    if (row[5 * j + 4] != 0.0) continue; /* still there at the last frame */
+    int64_t lo = -1, hi = last; /* present at lo (or before the first frame), gone at hi */
+    double *probe = malloc(sizeof *probe * 5 * dims[1]);
+    ok = probe != NULL;
+    while (ok && hi - lo > 1) {
+      int64_t mid = lo + (hi - lo) / 2;
+      ok = clt_h5_read_row(d, mid, probe);
+      if (ok && probe[5 * j + 4] != 0.0)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    free(probe);
+    run->links[j].gone_from = hi;
+  }
+  free(row);
+  if (d >= 0) H5Dclose(d);
   return ok;
 }
 
@@ -500,6 +538,11 @@ clt_status_t clt_viz_run_read(const char *path, clt_viz_run_t **out, char *messa
   if (!read_links(owned, run)) {
     status = CLT_ERR_FORMAT;
     clt_run_file_message(message, message_size, path, "damaged /links (docs/output-format.md)");
+    goto done;
+  }
+  if (!read_removals(owned, run)) {
+    status = CLT_ERR_FORMAT;
+    clt_run_file_message(message, message_size, path, "damaged /trajectory/joint_state (docs/output-format.md)");
     goto done;
   }
 

@@ -46,13 +46,15 @@ typedef enum clt_viz_link_kind_t {
   CLT_VIZ_LINK_PRISMATIC,
   CLT_VIZ_LINK_FIXED,
   CLT_VIZ_LINK_DISTANCE,
-  CLT_VIZ_LINK_SPRING
+  CLT_VIZ_LINK_SPRING,
+  CLT_VIZ_LINK_REMOVED /* a joint removed before the file was made: its row, nothing to draw */
 } clt_viz_link_kind_t;
 
 typedef struct clt_viz_link_t {
   clt_viz_link_kind_t kind;
   int body_a, body_b; /* −1 = world */
   double anchor_a[3], anchor_b[3];
+  int64_t gone_from; /* the first frame without the joint (removed during the run); frame_count: none */
 } clt_viz_link_t;
 
 /* The optional /contacts group (docs/output-format.md, "contacts (optional)"), rows aligned with
