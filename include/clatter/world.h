@@ -479,14 +479,18 @@ typedef enum clt_joint_type_t {
 } clt_joint_type_t;
 
 /* A joint limit (docs/actuation.md): lower ≤ θ ≤ upper on the coordinate θ of clt_joint_get_state
- * (revolute angle [rad], prismatic slide [m]), one unilateral row of the step problem at each
- * bound it is near (gap ≤ method.active_set_eps), with the scheme's stabilization and Newton's
- * restitution e at impact. 3D revolute: −π ≤ lower < upper ≤ π (the angle is taken in (−π, π]). */
+ * (revolute angle [rad], prismatic slide [m]), unilateral rows of the step problem with the
+ * scheme's stabilization and Newton's restitution e at impact. 3D revolute: −π ≤ lower < upper ≤ π
+ * (the angle is taken in (−π, π]). Spherical joints: a cone and a twist range about the joint's
+ * axes (axis_a in A, axis_b in B, aligned at creation): the angle between the two axes at most
+ * `swing` (in (0, π]), and the twist of B about them, measured from creation as a revolute angle,
+ * within [lower, upper] ⊆ [−π, π]. */
 typedef struct clt_joint_limit_t {
   bool enabled;
   double lower;
   double upper;       /* > lower (equal bounds would lock the joint: a fixed joint does that) */
   double restitution; /* e ∈ [0, 1]: at impact the rate is reversed to −e times its value */
+  double swing;       /* spherical joints only: the cone's half angle [rad] */
 } clt_joint_limit_t;
 
 /* What drives a revolute or prismatic joint along its coordinate (docs/actuation.md):

@@ -17,6 +17,7 @@ Every error of the library is raised as a ``clatter.Error`` subclass with the li
 """
 
 import json as _json
+import math as _math
 import os as _os
 import collections as _collections
 
@@ -191,15 +192,20 @@ class World(_clatter.World):
         and ``joint_state`` of it raise StaleHandleError, as does removing it again."""
         self._remove_joint(self.joint_index(joint))
 
-    def set_limit(self, joint, lower=None, upper=None, restitution=0.0):
-        """Sets a revolute or prismatic joint's limit ``lower <= coordinate <= upper`` [rad or m]
-        with Newton restitution at the bounds (``clt_joint_set_limit``, docs/actuation.md);
-        without ``lower`` and ``upper`` the limit is removed. The joint by index or name."""
+    def set_limit(self, joint, lower=None, upper=None, restitution=0.0, swing=None):
+        """Sets a revolute or prismatic joint's limit ``lower <= coordinate <= upper`` [rad or m],
+        or a spherical joint's cone (``swing``, the largest angle between its axes) and twist range
+        (``lower``, ``upper``: default no twist limit), with Newton restitution at the bounds
+        (``clt_joint_set_limit``, docs/actuation.md); with none of them the limit is removed. The
+        joint by index or name."""
+        if swing is not None:
+            lower = -_math.pi if lower is None else lower
+            upper = _math.pi if upper is None else upper
         enabled = lower is not None or upper is not None
         if enabled and (lower is None or upper is None):
             raise ValueError("set_limit: give both lower and upper (or neither, to remove the limit)")
         self._set_limit(self.joint_index(joint), enabled, float(lower if enabled else 0.0),
-                        float(upper if enabled else 0.0), float(restitution))
+                        float(upper if enabled else 0.0), float(restitution), float(swing or 0.0))
 
     def set_motor(self, joint, mode, target_velocity=0.0, target_position=0.0, stiffness=0.0,
                   damping=0.0, max_force=0.0, effort=0.0):

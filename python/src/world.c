@@ -384,8 +384,9 @@ static PyObject *world_joint_info(WorldObject *self, PyObject *args) {
   clt_joint_info_t j;
   clt_status_t st = clt_joint_get_info(self->world, clt_world_joint_at(self->world, i), &j);
   if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
-  PyObject *limit = j.limit.enabled ? Py_BuildValue("{s:d,s:d,s:d}", "lower", j.limit.lower, "upper", j.limit.upper,
-                                                    "restitution", j.limit.restitution)
+  PyObject *limit = j.limit.enabled ? Py_BuildValue("{s:d,s:d,s:d,s:d}", "lower", j.limit.lower, "upper",
+                                                    j.limit.upper, "restitution", j.limit.restitution, "swing",
+                                                    j.limit.swing)
                                     : (Py_INCREF(Py_None), Py_None);
   PyObject *motor = j.motor.mode != CLT_MOTOR_OFF
                         ? Py_BuildValue("{s:s,s:d,s:d,s:d,s:d,s:d,s:d}", "mode", clt_motor_mode_name(j.motor.mode),
@@ -420,11 +421,11 @@ static PyObject *world_remove_joint(WorldObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
-/* _set_limit(i, enabled, lower, upper, restitution) */
+/* _set_limit(i, enabled, lower, upper, restitution, swing) */
 static PyObject *world_set_limit(WorldObject *self, PyObject *args) {
   int i, enabled;
   clt_joint_limit_t l = {0};
-  if (!PyArg_ParseTuple(args, "ipddd", &i, &enabled, &l.lower, &l.upper, &l.restitution)) return NULL;
+  if (!PyArg_ParseTuple(args, "ipdddd", &i, &enabled, &l.lower, &l.upper, &l.restitution, &l.swing)) return NULL;
   if (check_ready(self) < 0) return NULL;
   if (i < 0 || i >= clt_world_joint_count(self->world))
     return PyErr_Format(PyExc_IndexError, "joint index %d out of range [0, %d)", i, clt_world_joint_count(self->world));
@@ -914,7 +915,8 @@ static PyMethodDef world_methods[] = {
      "distance [m]; and the last step's limit_impulse (positive pushes the coordinate up), motor_impulse, "
      "constraint_impulse (one per row of the joint) and limit_active (-1 lower bound, +1 upper, 0 none); "
      "UnsupportedError for spherical and fixed joints."},
-    {"_set_limit", (PyCFunction)world_set_limit, METH_VARARGS, "_set_limit(i, enabled, lower, upper, restitution)."},
+    {"_set_limit", (PyCFunction)world_set_limit, METH_VARARGS,
+     "_set_limit(i, enabled, lower, upper, restitution, swing)."},
     {"_remove_joint", (PyCFunction)world_remove_joint, METH_VARARGS, "_remove_joint(i)."},
     {"_set_motor", (PyCFunction)world_set_motor, METH_VARARGS,
      "_set_motor(i, mode, target_velocity, target_position, stiffness, damping, max_force, effort)."},

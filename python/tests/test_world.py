@@ -93,7 +93,7 @@ def test_limit_and_motor():
                 motor={"mode": "velocity", "target_velocity": 2.0, "max_force": 10000.0})
     world = scene.build()
     info = world.joint_info("hinge" and 0)
-    assert info["limit"] == {"lower": -1.0, "upper": 0.5, "restitution": 0.0}
+    assert info["limit"] == {"lower": -1.0, "upper": 0.5, "restitution": 0.0, "swing": 0.0}
     assert info["motor"]["mode"] == "velocity" and info["motor"]["max_force"] == 10000.0
     world.step(50)
     s = world.joint_state(0)
@@ -160,6 +160,26 @@ def test_remove_at_in_run_file(tmp_path):
     world.run(duration=0.1, output=str(again))
     links = clatter.read_run(str(again))["links"]["type"]
     assert [t.decode() if isinstance(t, bytes) else t for t in links] == ["revolute", "removed"]
+
+
+def test_cone_limit():
+    """A ball joint's cone from the scene and from set_limit (docs/actuation.md)."""
+    scene = clatter.Scene(dimension=3, time_step=0.01, duration=1.0, method={"scheme": "post"})
+    scene.body(position=[0, 0, -0.5], velocity=[3, 0, 0], angular_velocity=[0, 6, 0],
+               shape=clatter.box([0.05, 0.05, 0.5]), name="rod")
+    scene.joint("spherical", "rod", anchor_a=[0, 0, 0.5], name="ball", limit={"swing": 0.5})
+    world = scene.build()
+    assert world.joint_info(0)["limit"]["swing"] == 0.5 and world.joint_info(0)["limit"]["upper"] == np.pi
+    largest = 0.0
+    for _ in range(100):
+        world.step()
+        q = world.orientation[0]
+        largest = max(largest, np.arccos(np.clip(1 - 2 * (q[1] ** 2 + q[2] ** 2), -1, 1)))
+    assert 0.49 < largest <= 0.5 + 1e-9
+    world.set_limit("ball", swing=0.2)
+    world.step(100)
+    q = world.orientation[0]
+    assert np.arccos(np.clip(1 - 2 * (q[1] ** 2 + q[2] ** 2), -1, 1)) <= 0.2 + 1e-6
 
 
 def test_motor_keyframes_in_scene():

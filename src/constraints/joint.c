@@ -184,11 +184,54 @@ bool clt_joint_coordinate_row(const clt_world_t *world, const clt_joint_rec_t *j
   return false;
 }
 
+void clt_joint_swing(const clt_world_t *world, const clt_joint_rec_t *j, double *angle, double *rate,
+                     clt_jacobian_row_t *row) {
+  double ra[4], rb[4], a[3], b[3], c[3], wa[3], wb[3], dw[3];
+  clt_joint_orientation(world, j->body_a, ra);
+  clt_joint_orientation(world, j->body_b, rb);
+  clt_q_rotate(a, ra, j->axis_a);
+  clt_q_rotate(b, rb, j->axis_b);
+  clt_v3_cross(c, a, b);
+  double s = clt_v3_norm(c);
+  *angle = atan2(s, clt_v3_dot(a, b));
+  memset(row, 0, sizeof *row);
+  *rate = 0.0;
+  if (!(s > 1e-12)) return; /* aligned: every direction opens the cone alike (the gap is the whole cone) */
+  clt_v3_scale(c, c, 1.0 / s); /* φ̇ = n·(ω_B − ω_A), n = (a × b)/|a × b| */
+  if (j->body_a >= 0) {
+    clt_q_rotate_inv(row->angular_a, ra, c);
+    clt_v3_scale(row->angular_a, row->angular_a, -1.0);
+  }
+  if (j->body_b >= 0) clt_q_rotate_inv(row->angular_b, rb, c);
+  world_angular_velocity(world, j->body_a, wa);
+  world_angular_velocity(world, j->body_b, wb);
+  clt_v3_sub(dw, wb, wa);
+  *rate = clt_v3_dot(dw, c);
+}
+
+void clt_joint_twist(const clt_world_t *world, const clt_joint_rec_t *j, double *angle, double *rate,
+                     clt_jacobian_row_t *row) {
+  /* the revolute angle about A's axis (clt_joint_coordinate), whose rate is a·(ω_B − ω_A) */
+  clt_joint_rec_t as_hinge = *j;
+  as_hinge.type = CLT_JOINT_REVOLUTE;
+  clt_joint_coordinate(world, &as_hinge, angle, rate);
+  clt_joint_coordinate_row(world, &as_hinge, row);
+}
+
 double clt_joint_limit_violation(const clt_world_t *world, const clt_joint_rec_t *j) {
   if (!j->limit.enabled) return 0.0;
   double theta, rate;
-  if (!clt_joint_coordinate(world, j, &theta, &rate)) return 0.0;
-  double v = fmax(j->limit.lower - theta, theta - j->limit.upper);
+  double v = 0.0;
+  if (j->type == CLT_JOINT_SPHERICAL) {
+    clt_jacobian_row_t row;
+    double swing;
+    clt_joint_swing(world, j, &swing, &rate, &row);
+    clt_joint_twist(world, j, &theta, &rate, &row);
+    v = fmax(swing - j->limit.swing, fmax(j->limit.lower - theta, theta - j->limit.upper));
+  } else {
+    if (!clt_joint_coordinate(world, j, &theta, &rate)) return 0.0;
+    v = fmax(j->limit.lower - theta, theta - j->limit.upper);
+  }
   return v > 0.0 || isnan(v) ? v : 0.0;
 }
 
@@ -268,10 +311,16 @@ double clt_world_joint_error(const clt_world_t *world) {
 static clt_status_t check_actuation(clt_world_t *world, clt_joint_type_t type, const clt_joint_limit_t *limit,
                                     const clt_joint_motor_t *motor, const char *label) {
   bool coordinate = type == CLT_JOINT_REVOLUTE || type == CLT_JOINT_PRISMATIC;
-  const char *unit = type == CLT_JOINT_REVOLUTE ? "rad" : "m";
+  const char *unit = type == CLT_JOINT_PRISMATIC ? "m" : "rad";
   if (limit && limit->enabled) {
-    if (!coordinate)
-      return FAIL("%s: a limit needs a revolute or prismatic joint (this one is %s)", label, clt_joint_type_name(type));
+    bool cone = type == CLT_JOINT_SPHERICAL && world->dimension == 3;
+    if (!coordinate && !cone)
+      return FAIL("%s: a limit needs a revolute, prismatic or spherical joint (this one is %s)", label,
+                  clt_joint_type_name(type));
+    if (cone && !(limit->swing > 0.0 && limit->swing <= CLT_PI))
+      return FAIL("%s: limit.swing of a spherical joint must be in (0, pi] (got %g)", label, limit->swing);
+    if (!cone && limit->swing != 0.0)
+      return FAIL("%s: limit.swing is for spherical joints (got %g)", label, limit->swing);
     if (!isfinite(limit->lower) || !isfinite(limit->upper) || !isfinite(limit->restitution))
       return FAIL("%s: limit.lower, limit.upper and limit.restitution must be finite", label);
     if (!(limit->lower < limit->upper))
@@ -279,9 +328,10 @@ static clt_status_t check_actuation(clt_world_t *world, clt_joint_type_t type, c
                   limit->upper, unit, limit->lower == limit->upper ? " (equal bounds lock the joint: use a fixed joint)" : "");
     if (!(limit->restitution >= 0.0 && limit->restitution <= 1.0))
       return FAIL("%s: limit.restitution must be in [0, 1] (got %g)", label, limit->restitution);
-    if (type == CLT_JOINT_REVOLUTE && world->dimension == 3 && !(limit->lower >= -CLT_PI && limit->upper <= CLT_PI))
-      return FAIL("%s: a 3D revolute limit must lie in [-pi, pi] (the angle is measured in (-pi, pi]; got [%g, %g])",
-                  label, limit->lower, limit->upper);
+    if ((type == CLT_JOINT_REVOLUTE || cone) && world->dimension == 3 &&
+        !(limit->lower >= -CLT_PI && limit->upper <= CLT_PI))
+      return FAIL("%s: a 3D %s limit must lie in [-pi, pi] (the angle is measured in (-pi, pi]; got [%g, %g])",
+                  label, cone ? "twist" : "revolute", limit->lower, limit->upper);
     if (type == CLT_JOINT_PRISMATIC && !(fabs(limit->lower) <= CLT_MAX_LENGTH && fabs(limit->upper) <= CLT_MAX_LENGTH))
       return FAIL("%s: limit.lower and limit.upper must be within %g m (CLT_MAX_LENGTH)", label, CLT_MAX_LENGTH);
   }

@@ -49,7 +49,15 @@ bool clt_joint_coordinate(const clt_world_t *world, const clt_joint_rec_t *joint
 /* The row of θ̇ = ν_θ v of a revolute or prismatic joint at the current state (docs/actuation.md:
  * the direction of its limit and motor rows); false for the others. */
 bool clt_joint_coordinate_row(const clt_world_t *world, const clt_joint_rec_t *joint, clt_jacobian_row_t *row);
-/* How far θ lies outside an enabled limit [lower, upper] (0 inside, or without a limit). */
+/* A spherical joint's swing: the angle between A's axis and B's axis (world.h clt_joint_limit_t),
+ * its rate and its row (zero while the axes are aligned); and its twist: the revolute angle of B
+ * about A's axis since creation, its rate and its row. */
+void clt_joint_swing(const clt_world_t *world, const clt_joint_rec_t *joint, double *angle, double *rate,
+                     clt_jacobian_row_t *row);
+void clt_joint_twist(const clt_world_t *world, const clt_joint_rec_t *joint, double *angle, double *rate,
+                     clt_jacobian_row_t *row);
+/* How far θ lies outside an enabled limit [lower, upper] (0 inside, or without a limit); a
+ * spherical joint's swing past its cone or its twist outside its range. */
 double clt_joint_limit_violation(const clt_world_t *world, const clt_joint_rec_t *joint);
 
 extern const clt_joint_ops_t clt_joint_ops_revolute, clt_joint_ops_spherical, clt_joint_ops_prismatic,

@@ -1053,24 +1053,36 @@ static bool read_limit(ctx_t *ctx, const cJSON *j, const char *p, clt_joint_type
   if (!l) return true;
   char pl[PATH_SIZE], pk[PATH_SIZE];
   scn_join_key(pl, p, "limit");
-  if (jt != CLT_JOINT_REVOLUTE && jt != CLT_JOINT_PRISMATIC)
-    return scn_fail(ctx, pl, "a limit needs a revolute or prismatic joint (this one is %s)", clt_joint_type_name(jt));
+  bool cone = jt == CLT_JOINT_SPHERICAL;
+  if (jt != CLT_JOINT_REVOLUTE && jt != CLT_JOINT_PRISMATIC && !cone)
+    return scn_fail(ctx, pl, "a limit needs a revolute, prismatic or spherical joint (this one is %s)",
+                    clt_joint_type_name(jt));
   static const char *const keys[] = {"lower", "upper", "restitution", NULL};
-  if (!scn_expect_object(ctx, l, pl) || !scn_check_keys(ctx, l, pl, keys, "a joint limit")) return false;
+  static const char *const cone_keys[] = {"swing", "lower", "upper", "restitution", NULL};
+  if (!scn_expect_object(ctx, l, pl) ||
+      !scn_check_keys(ctx, l, pl, cone ? cone_keys : keys, cone ? "a spherical joint's limit" : "a joint limit"))
+    return false;
   if (!rows_available(ctx, pl, "a joint limit")) return false;
   out->enabled = true;
-  if (!scn_read_number(ctx, l, pl, "lower", &out->lower, RANGE_ANY, true) ||
-      !scn_read_number(ctx, l, pl, "upper", &out->upper, RANGE_ANY, true) ||
+  if (cone) { /* the twist unlimited unless given */
+    out->lower = -3.14159265358979323846;
+    out->upper = 3.14159265358979323846;
+    scn_join_key(pk, pl, "swing");
+    if (!scn_read_number(ctx, l, pl, "swing", &out->swing, RANGE_POSITIVE, true)) return false;
+    if (!(out->swing <= 3.14159265358979323846)) return scn_fail(ctx, pk, "must be at most pi (got %g)", out->swing);
+  }
+  if (!scn_read_number(ctx, l, pl, "lower", &out->lower, RANGE_ANY, !cone) ||
+      !scn_read_number(ctx, l, pl, "upper", &out->upper, RANGE_ANY, !cone) ||
       !scn_read_number(ctx, l, pl, "restitution", &out->restitution, RANGE_FRACTION, false))
     return false;
   scn_join_key(pk, pl, "upper");
   if (!(out->lower < out->upper))
     return scn_fail(ctx, pk, "must be above lower (got lower %g, upper %g)%s", out->lower, out->upper,
                     out->lower == out->upper ? "; equal bounds lock the joint: use a fixed joint" : "");
-  if (jt == CLT_JOINT_REVOLUTE && ctx->dimension == 3 &&
+  if ((jt == CLT_JOINT_REVOLUTE || cone) && ctx->dimension == 3 &&
       !(out->lower >= -3.14159265358979323846 && out->upper <= 3.14159265358979323846))
-    return scn_fail(ctx, pl, "a 3D revolute limit must lie in [-pi, pi] (the angle is measured in (-pi, pi]; got "
-                             "[%g, %g])", out->lower, out->upper);
+    return scn_fail(ctx, pl, "a 3D %s limit must lie in [-pi, pi] (the angle is measured in (-pi, pi]; got "
+                             "[%g, %g])", cone ? "twist" : "revolute", out->lower, out->upper);
   return true;
 }
 
@@ -1144,7 +1156,8 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   keys[k++] = "anchor_a";
   keys[k++] = "anchor_b";
   keys[k++] = "collide_connected";
-  bool has_axis = (jt == CLT_JOINT_REVOLUTE && ctx->dimension == 3) || jt == CLT_JOINT_PRISMATIC;
+  bool has_axis = (jt == CLT_JOINT_REVOLUTE && ctx->dimension == 3) || jt == CLT_JOINT_PRISMATIC ||
+                  jt == CLT_JOINT_SPHERICAL; /* a spherical joint's axes: its cone and twist limit */
   if (has_axis) {
     keys[k++] = "axis_a";
     keys[k++] = "axis_b";

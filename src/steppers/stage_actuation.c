@@ -65,13 +65,49 @@ static double servo_error(const clt_world_t *world, const clt_joint_rec_t *j, do
   return e;
 }
 
+/* One unilateral limit row ±ν with gap g (see the top of the file): left out of the position
+ * projection beyond ε̂; Υ = g/h before the bound, the scheme's bias past it; restitution. */
+static void limit_row(clt_world_t *world, clt_step_work_t *w, const clt_scheme_ops_t *scheme, double h, int j,
+                      int component, const clt_jacobian_row_t *jac, double sign, double gap, double approach) {
+  const clt_joint_rec_t *joint = &world->joints[j];
+  double eps = world->method.active_set_eps;
+  if (!scheme && !(gap <= eps)) return;
+  const double *memory = w->joint_impulse && CLT_JOINT_SLOTS * (j + 1) <= w->joint_impulse_capacity
+                             ? w->joint_impulse + CLT_JOINT_SLOTS * (size_t)j
+                             : NULL;
+  double bias = !scheme ? gap : gap > 0.0 ? gap / h : scheme->bias(&world->method, gap, h);
+  bool pressing = memory && memory[component] > 0.0;
+  if (scheme && joint->limit.restitution > 0.0 && approach < 0.0 && !pressing && gap + h * approach <= eps)
+    bias = fmin(bias, joint->limit.restitution * approach);
+  append(w, joint, j, component, jac, sign, gap, bias, 0.0, 0.0, INFINITY);
+}
+
+/* A spherical joint's cone and twist rows (world.h clt_joint_limit_t): swing φ ≤ φ_max (the row of
+ * φ is zero while the axes are aligned, where the cone is far), lower ≤ twist ≤ upper; filed under
+ * components 6 (swing), 7 and 8 (twist bounds). */
+static void cone_rows(clt_world_t *world, clt_step_work_t *w, const clt_scheme_ops_t *scheme, double h, int j) {
+  const clt_joint_rec_t *joint = &world->joints[j];
+  double swing, swing_rate, twist, twist_rate;
+  clt_jacobian_row_t swing_row, twist_row;
+  clt_joint_swing(world, joint, &swing, &swing_rate, &swing_row);
+  clt_joint_twist(world, joint, &twist, &twist_rate, &twist_row);
+  if (swing > 1e-9) limit_row(world, w, scheme, h, j, 6, &swing_row, -1.0, joint->limit.swing - swing, -swing_rate);
+  limit_row(world, w, scheme, h, j, 7, &twist_row, 1.0, twist - joint->limit.lower, twist_rate);
+  limit_row(world, w, scheme, h, j, 8, &twist_row, -1.0, joint->limit.upper - twist, -twist_rate);
+}
+
 clt_status_t clt_build_actuation_rows(clt_world_t *world, clt_step_work_t *w, const clt_scheme_ops_t *scheme,
                                       double h, bool motors) {
   /* scheme: the dynamics step (with its motors); NULL: the position projection */
   w->bounded_rows = 0;
-  double eps = world->method.active_set_eps;
   for (int j = 0; j < world->joint_count; j++) {
     const clt_joint_rec_t *joint = &world->joints[j];
+    if (joint->type == CLT_JOINT_SPHERICAL && joint->limit.enabled) {
+      if (!reserve(w, 3))
+        return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (limit and motor rows)");
+      cone_rows(world, w, scheme, h, j);
+      continue;
+    }
     bool motor = motors && (joint->motor.mode == CLT_MOTOR_VELOCITY || joint->motor.mode == CLT_MOTOR_POSITION);
     if (!joint->limit.enabled && !motor) continue;
     double theta, rate;
@@ -80,20 +116,9 @@ clt_status_t clt_build_actuation_rows(clt_world_t *world, clt_step_work_t *w, co
     if (!reserve(w, 3))
       return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "step: out of memory (limit and motor rows)");
     if (joint->limit.enabled) {
-      const double *memory = w->joint_impulse && CLT_JOINT_SLOTS * (j + 1) <= w->joint_impulse_capacity
-                                 ? w->joint_impulse + CLT_JOINT_SLOTS * (size_t)j
-                                 : NULL;
-      for (int side = 0; side < 2; side++) {
-        double gap = side == 0 ? theta - joint->limit.lower : joint->limit.upper - theta;
-        if (!scheme && !(gap <= eps)) continue;
-        int component = side == 0 ? CLT_JOINT_LOWER : CLT_JOINT_UPPER;
-        double approach = side == 0 ? rate : -rate; /* < 0: moving towards the bound */
-        double bias = !scheme ? gap : gap > 0.0 ? gap / h : scheme->bias(&world->method, gap, h);
-        bool pressing = memory && memory[component] > 0.0;
-        if (scheme && joint->limit.restitution > 0.0 && approach < 0.0 && !pressing && gap + h * approach <= eps)
-          bias = fmin(bias, joint->limit.restitution * approach);
-        append(w, joint, j, component, &jac, side == 0 ? 1.0 : -1.0, gap, bias, 0.0, 0.0, INFINITY);
-      }
+      /* approach < 0: moving towards the bound */
+      limit_row(world, w, scheme, h, j, CLT_JOINT_LOWER, &jac, 1.0, theta - joint->limit.lower, rate);
+      limit_row(world, w, scheme, h, j, CLT_JOINT_UPPER, &jac, -1.0, joint->limit.upper - theta, -rate);
     }
     if (motor) {
       const clt_joint_motor_t *m = &joint->motor;

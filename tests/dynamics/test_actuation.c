@@ -10,6 +10,7 @@
  *  - a position servo with stiffness 1e6 N m/rad holds its target at h = 0.01 and h = 0.05;
  *  - a prismatic slider under gravity stops at its lower limit, and a limit with restitution
  *    0.5 sends the bar back at half its speed;
+ *  - a ball joint's 30° cone and ±0.4 rad twist range hold a rod swung and spun past both;
  *  - joint state: limit impulse, side and motor impulse after a step;
  *  - bad definitions: each refused with its reason. */
 #include <math.h>
@@ -70,7 +71,7 @@ static void box_inertia(double m, const double e[3], double out[3]) {
 static double energy(const clt_world_t *w) { return clt_world_kinetic_energy(w) + clt_world_potential_energy(w); }
 
 static void limit_under_motor(clt_scheme_t scheme, double bound) {
-  clt_joint_limit_t limit = {true, -1.0, 0.5, 0.0};
+  clt_joint_limit_t limit = {true, -1.0, 0.5, 0.0, 0.0};
   clt_joint_motor_t motor = {0};
   motor.mode = CLT_MOTOR_VELOCITY;
   motor.target_velocity = 2.0;
@@ -231,7 +232,7 @@ static void stiff_servo(double h) {
 }
 
 static void restitution(void) {
-  clt_joint_limit_t limit = {true, -0.3, 0.3, 0.5};
+  clt_joint_limit_t limit = {true, -0.3, 0.3, 0.5, 0.0};
   clt_body_id_t bar;
   clt_joint_id_t j;
   /* the bar falls (θ decreases) from level onto the lower bound */
@@ -292,6 +293,71 @@ static void slider(void) {
   clt_world_destroy(w);
 }
 
+/* A rod hanging from a ball joint at the origin (axes: the rod's up its length, the world's z),
+ * pushed sideways hard enough to swing to about 70°, and spinning about its length: a 30° cone
+ * and a ±0.4 rad twist range hold it (post: every step ends inside them). */
+static void cone_and_twist(void) {
+  clt_world_def_t wd = clt_default_world_def();
+  wd.time_step = 0.01;
+  wd.method.scheme = CLT_SCHEME_POST;
+  clt_world_t *w = NULL;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  clt_shape_def_t box = clt_default_shape_def(CLT_SHAPE_BOX);
+  box.half_extents[0] = box.half_extents[1] = 0.05;
+  box.half_extents[2] = 0.5;
+  clt_body_def_t bd = clt_default_body_def();
+  bd.shapes = &box;
+  bd.shape_count = 1;
+  bd.position[2] = -0.5;
+  bd.velocity[0] = 3.0;            /* unlimited, it would swing up to about 70° */
+  bd.angular_velocity[1] = 6.0;    /* the swing's own rotation about y (v = ω × r) */
+  bd.angular_velocity[2] = 4.0;    /* and a spin about its length */
+  clt_body_id_t rod;
+  CHECK(clt_world_add_body(w, &bd, &rod) == CLT_OK);
+  clt_joint_def_t jd = clt_default_joint_def(CLT_JOINT_SPHERICAL);
+  jd.body_a = rod;
+  jd.anchor_a[2] = 0.5;
+  jd.limit.enabled = true;
+  jd.limit.swing = 30.0 * PI / 180.0;
+  jd.limit.lower = -0.4;
+  jd.limit.upper = 0.4;
+  clt_joint_id_t j;
+  CHECK(clt_world_add_joint(w, &jd, &j) == CLT_OK);
+  double worst_swing = 0.0, worst_twist = 0.0, max_swing = 0.0, max_twist = 0.0, worst_error = 0.0;
+  for (int n = 0; n < 300; n++) {
+    CHECK(clt_world_step(w) == CLT_OK);
+    clt_body_state_t s;
+    CHECK(clt_body_get_state(w, rod, &s) == CLT_OK);
+    /* the rod's axis (its body z) against the world's z, and its twist: its turn about A's axis
+     * (the rod's) relative to the world, as a revolute joint measures it */
+    double q[4] = {s.orientation[0], s.orientation[1], s.orientation[2], s.orientation[3]};
+    double az = 1.0 - 2.0 * (q[1] * q[1] + q[2] * q[2]); /* R(q) e_z · e_z */
+    double swing = acos(fmax(-1.0, fmin(1.0, az)));
+    /* the twist part of the rod's rotation about z (swing–twist), as the joint measures it: the
+     * world's turn relative to the rod, −2 atan2(q_z, q_w) */
+    double twist = -2.0 * atan2(q[3], q[0]);
+    max_twist = fmax(max_twist, fabs(twist));
+    worst_twist = fmax(worst_twist, fabs(twist) - jd.limit.upper);
+    clt_diagnostics_t d;
+    clt_world_get_diagnostics(w, &d);
+    worst_error = fmax(worst_error, d.joint_error);
+    max_swing = fmax(max_swing, swing);
+    worst_swing = fmax(worst_swing, swing - jd.limit.swing);
+  }
+  clt_diagnostics_t d;
+  clt_world_get_diagnostics(w, &d);
+  printf("ball joint with a 30 deg cone and a +-0.4 rad twist range (post, h = 0.01): largest swing %.6f deg, "
+         "past the cone by %.2e rad; largest |twist| %.6f rad, past the range by %.2e; largest joint error (the "
+         "cone, the twist range and the point) %.2e\n",
+         max_swing * 180.0 / PI, worst_swing, max_twist, worst_twist, worst_error);
+  CHECK(max_twist > 0.39);
+  CHECK_LE(worst_twist, 1e-6);
+  CHECK(max_swing > 29.0 * PI / 180.0); /* it did reach the cone */
+  CHECK_LE(worst_swing, 1e-6);
+  CHECK_LE(worst_error, 1e-6);
+  clt_world_destroy(w);
+}
+
 static void bad_definitions(void) {
   clt_world_def_t wd = clt_default_world_def();
   clt_world_t *w = NULL;
@@ -334,7 +400,7 @@ static void bad_definitions(void) {
   clt_joint_info_t info;
   CHECK(clt_joint_get_info(w, j, &info) == CLT_OK);
   CHECK(info.motor.mode == CLT_MOTOR_POSITION && info.motor.target_position == 0.0); /* unchanged */
-  clt_joint_limit_t lim = {true, -1.0, 1.0, 1.5};
+  clt_joint_limit_t lim = {true, -1.0, 1.0, 1.5, 0.0};
   CHECK(clt_joint_set_limit(w, j, &lim) == CLT_ERR_INVALID_ARGUMENT);
   lim.restitution = 0.2;
   CHECK(clt_joint_set_limit(w, j, &lim) == CLT_OK);
@@ -369,6 +435,7 @@ int main(void) {
   stiff_servo(0.05);
   restitution();
   slider();
+  cone_and_twist();
   bad_definitions();
   return clt_test_finish();
 }
