@@ -124,60 +124,46 @@ int peers_scene_stack(peers_scene_t *s, double duration) { return cube_column(s,
 /* Issue [trust]: the 3D tower of 20 unit cubes, clatter with its default method (README.md). */
 int peers_scene_tower(peers_scene_t *s, double duration) { return cube_column(s, PEERS_TOWER, 20, duration, 10.0); }
 
-int peers_scene_chain(peers_scene_t *s, double duration) {
-  scene_init(s, PEERS_CHAIN, 0.001);
-  snprintf(s->name, sizeof s->name, "chain6");
-  if (duration <= 0) duration = 0.6;
+/* n links of length 2 hx along x from the world origin (half extents hx, hy, hy; density 1000; no
+ * geometry), link 0's end (−hx, 0, 0) on the world origin, link i's end to link i−1's (+hx, 0, 0). */
+static int link_row(peers_scene_t *s, peers_scene_kind_t kind, const char *name, double h, double duration, int n,
+                    double hx, double hy, bool fixed) {
+  scene_init(s, kind, h);
+  snprintf(s->name, sizeof s->name, "%s", name);
   s->steps = (int)lround(duration / s->time_step);
-  int n = 6;
   s->bodies = calloc((size_t)n, sizeof *s->bodies);
   s->joints = calloc((size_t)n, sizeof *s->joints);
   if (!s->bodies || !s->joints) return -1;
   s->body_count = n;
   s->joint_count = n;
   for (int i = 0; i < n; ++i) {
-    /* Links: 100 × 10 × 10 mm rods of density 1000 along x, horizontal at t = 0. */
-    box_body(&s->bodies[i], 0.05, 0.005, 0.005, DENSITY);
+    box_body(&s->bodies[i], hx, hy, hy, DENSITY);
     s->bodies[i].shape = PEERS_NONE;
-    s->bodies[i].position[0] = 0.05 + 0.1 * i;
+    s->bodies[i].position[0] = hx + 2 * hx * i;
     peers_joint_t *j = &s->joints[i];
     j->body_a = i;
-    j->anchor_a[0] = -0.05;
+    j->anchor_a[0] = -hx;
     j->body_b = i - 1; /* −1: the first link is pinned to the world at the origin */
-    j->anchor_b[0] = i == 0 ? 0.0 : 0.05;
+    j->anchor_b[0] = i == 0 ? 0.0 : hx;
+    j->fixed = fixed;
   }
   return 0;
 }
 
-/* Issue [actuation]: a horizontal cantilever of 10 links (100 × 20 × 20 mm rods of density 1000
- * along x) welded end to end by fixed joints, the first to the world at the origin, the last 100
- * times heavier (same size, 100× mass and inertia): the rigid answer is that nothing moves. */
+/* chain6: six 100 × 10 × 10 mm rods on ball joints, horizontal at t = 0. */
+int peers_scene_chain(peers_scene_t *s, double duration) {
+  return link_row(s, PEERS_CHAIN, "chain6", 0.001, duration > 0 ? duration : 0.6, 6, 0.05, 0.005, false);
+}
+
+/* Issue [actuation]: a horizontal cantilever of 10 links (100 × 20 × 20 mm rods) welded end to end
+ * by fixed joints, the last 100 times heavier (same size, 100× mass and inertia): the rigid answer
+ * is that nothing moves. */
 int peers_scene_cantilever(peers_scene_t *s, double duration) {
-  scene_init(s, PEERS_CANTILEVER, 0.01);
-  snprintf(s->name, sizeof s->name, "cantilever10");
-  if (duration <= 0) duration = 2.0;
-  s->steps = (int)lround(duration / s->time_step);
-  int n = 10;
-  s->bodies = calloc((size_t)n, sizeof *s->bodies);
-  s->joints = calloc((size_t)n, sizeof *s->joints);
-  if (!s->bodies || !s->joints) return -1;
-  s->body_count = n;
-  s->joint_count = n;
-  for (int i = 0; i < n; ++i) {
-    box_body(&s->bodies[i], 0.05, 0.01, 0.01, DENSITY);
-    s->bodies[i].shape = PEERS_NONE;
-    s->bodies[i].position[0] = 0.05 + 0.1 * i;
-    if (i == n - 1) {
-      s->bodies[i].mass *= 100.0;
-      for (int k = 0; k < 3; ++k) s->bodies[i].inertia[k] *= 100.0;
-    }
-    peers_joint_t *j = &s->joints[i];
-    j->body_a = i;
-    j->anchor_a[0] = -0.05;
-    j->body_b = i - 1;
-    j->anchor_b[0] = i == 0 ? 0.0 : 0.05;
-    j->fixed = true;
-  }
+  if (link_row(s, PEERS_CANTILEVER, "cantilever10", 0.01, duration > 0 ? duration : 2.0, 10, 0.05, 0.01, true) != 0)
+    return -1;
+  peers_body_t *tip = &s->bodies[s->body_count - 1];
+  tip->mass *= 100.0;
+  for (int k = 0; k < 3; ++k) tip->inertia[k] *= 100.0;
   return 0;
 }
 

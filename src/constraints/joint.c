@@ -156,32 +156,37 @@ bool clt_joint_coordinate_row(const clt_world_t *world, const clt_joint_rec_t *j
     return true;
   }
   if (j->type == CLT_JOINT_PRISMATIC) {
-    /* ṡ = a·(u_B + ω_B × ρ_B) − a·(u_A + ω_A × ρ_A) + d·(ω_A × a), d = p_B − p_A: A's angular part
-     * is a × (ρ_A + d) in the world, B's ρ_B × a */
-    double ra[4], rb[4], a[3], pa[3], pb[3], d[3], c[3];
-    clt_joint_orientation(world, j->body_a, ra);
-    clt_joint_orientation(world, j->body_b, rb);
-    clt_q_rotate(a, ra, j->axis_a);
-    clt_joint_anchors(world, j, pa, pb);
-    clt_v3_sub(d, pb, pa);
-    if (j->body_a >= 0) {
-      double rho_a[3], arm[3];
-      clt_q_rotate(rho_a, ra, j->anchor_a);
-      clt_v3_add(arm, rho_a, d);
-      clt_v3_cross(c, a, arm);
-      clt_q_rotate_inv(row->angular_a, ra, c);
-      clt_v3_scale(row->linear_a, a, -1.0);
-    }
-    if (j->body_b >= 0) {
-      double rho_b[3];
-      clt_q_rotate(rho_b, rb, j->anchor_b);
-      clt_v3_cross(c, rho_b, a);
-      clt_q_rotate_inv(row->angular_b, rb, c);
-      clt_v3_copy(row->linear_b, a);
-    }
+    clt_joint_slide_row(world, j, j->axis_a, row);
     return true;
   }
   return false;
+}
+
+void clt_joint_slide_row(const clt_world_t *world, const clt_joint_rec_t *joint, const double dir_a[3],
+                         clt_jacobian_row_t *row) {
+  /* Θ = t·d with t = R_A dir_a, d = p_B − p_A, ṫ = ω_A,w × t:
+   *   Θ̇ = −t·u_A + ω_A,w·(t × (d + ρ_A)) + t·u_B + ω_B,w·(ρ_B × t)   (ρ the anchors' lever arms) */
+  double pa[3], pb[3], d[3], ra[4], rb[4], t[3], c[3];
+  clt_joint_anchors(world, joint, pa, pb);
+  clt_v3_sub(d, pb, pa);
+  clt_joint_orientation(world, joint->body_a, ra);
+  clt_joint_orientation(world, joint->body_b, rb);
+  clt_q_rotate(t, ra, dir_a);
+  if (joint->body_a >= 0) {
+    double rho_a[3], arm[3];
+    clt_q_rotate(rho_a, ra, joint->anchor_a);
+    clt_v3_add(arm, d, rho_a);
+    clt_v3_cross(c, t, arm);
+    clt_q_rotate_inv(row->angular_a, ra, c);
+    clt_v3_scale(row->linear_a, t, -1.0);
+  }
+  if (joint->body_b >= 0) {
+    double rho_b[3];
+    clt_q_rotate(rho_b, rb, joint->anchor_b);
+    clt_v3_cross(c, rho_b, t);
+    clt_q_rotate_inv(row->angular_b, rb, c);
+    clt_v3_copy(row->linear_b, t);
+  }
 }
 
 void clt_joint_swing(const clt_world_t *world, const clt_joint_rec_t *j, double *angle, double *rate,

@@ -56,6 +56,10 @@ void clt_joint_swing(const clt_world_t *world, const clt_joint_rec_t *joint, dou
                      clt_jacobian_row_t *row);
 void clt_joint_twist(const clt_world_t *world, const clt_joint_rec_t *joint, double *angle, double *rate,
                      clt_jacobian_row_t *row);
+/* The row of Θ = t·(p_B − p_A), t = R_A dir_a (a direction fixed in A): the prismatic joint's lateral
+ * rows and its slide. Writes the parts of the sides that are bodies (the rest of row untouched). */
+void clt_joint_slide_row(const clt_world_t *world, const clt_joint_rec_t *joint, const double dir_a[3],
+                         clt_jacobian_row_t *row);
 /* How far θ lies outside an enabled limit [lower, upper] (0 inside, or without a limit); a
  * spherical joint's swing past its cone or its twist outside its range. */
 double clt_joint_limit_violation(const clt_world_t *world, const clt_joint_rec_t *joint);
