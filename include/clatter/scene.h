@@ -89,8 +89,9 @@ clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, vo
  * step's rows ask for the rate and the position it ends with), efforts to their values at t (as
  * the applied forces of SPEC.md §1, taken at the start of the step). Call it before each
  * clt_world_step of a world built by clt_scene_create_world; the run loop does
- * (clt_run_loop_t.scene). Joints with "remove_at" are removed (clt_world_remove_joint) before the
- * first step that starts at that time or later. Does nothing for a scene without such inputs. Returns the status of
+ * (clt_run_loop_t.scene). Joints and bodies with "remove_at" are removed (clt_world_remove_joint,
+ * clt_world_remove_body; joints first) before the first step that starts at that time or later
+ * (half a step of slack for the rounding of t = n h). Does nothing for a scene without such inputs. Returns the status of
  * clt_joint_set_motor (the world's error names the joint). */
 clt_status_t clt_scene_drive(const clt_scene_t *scene, clt_world_t *world);
 

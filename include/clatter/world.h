@@ -415,6 +415,14 @@ typedef struct clt_body_def_t {
 clt_body_def_t clt_default_body_def(void);
 
 clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, clt_body_id_t *out);
+/* Removes a body between steps (a part taken away, a grain that left the domain): from the next
+ * step on it does not move, has no mass and no contacts, and counts in no energy or momentum. Its
+ * id and every copy of it are stale (CLT_ERR_STALE_HANDLE); the other bodies keep their ids and
+ * indices: the removed one keeps its index and its last pose in clt_world_states (at rest), and
+ * clt_world_body_at gives a null id there. Refused (CLT_ERR_INVALID_ARGUMENT, nothing changed)
+ * while a joint or a force element acts on it: remove the joint first (clt_world_remove_joint).
+ * Loads given to it for the next step are dropped. Bodies may also be added between steps. */
+clt_status_t clt_world_remove_body(clt_world_t *world, clt_body_id_t body);
 /* Optional: room for `bodies` bodies and `shapes` shapes in total, allocated exactly (adding bodies
  * past it grows the storage by doubling, up to 2x what is used). A scene of known size reserves it
  * before adding its bodies. CLT_ERR_INVALID_ARGUMENT for negative counts, CLT_ERR_OUT_OF_MEMORY. */

@@ -186,6 +186,13 @@ class World(_clatter.World):
                 continue
         raise StaleHandleError(f"no joint named '{joint}'", "stale_handle")
 
+    def remove_body(self, body):
+        """Removes a body (by index or name) from the next step on (``clt_world_remove_body``): it
+        stays where it is, at rest, with no mass and no contacts, in no energy; its index stays
+        taken and asking for it raises StaleHandleError. Refused while a joint or a force element
+        acts on it (remove the joint first)."""
+        self._remove_body(self.body_index(body))
+
     def remove_joint(self, joint):
         """Removes a joint (by index or name) from the next step on (``clt_world_remove_joint``): no
         rows, no limit or motor, its bodies collide again. Its index stays taken: ``joint_info``

@@ -337,7 +337,10 @@ static PyObject *world_body_info(WorldObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "i", &i)) return NULL;
   if (check_ready(self) < 0) return NULL;
   clt_body_info_t info;
-  clt_status_t st = clt_body_get_info(self->world, clt_world_body_at(self->world, i), &info);
+  clt_body_id_t id = clt_world_body_at(self->world, i);
+  if (clt_body_id_is_null(id) && i >= 0 && i < clt_world_body_count(self->world))
+    return clt_py_raise(CLT_ERR_STALE_HANDLE, "body_info: the body was removed (remove_body)");
+  clt_status_t st = clt_body_get_info(self->world, id, &info);
   if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
   return Py_BuildValue("{s:s,s:s,s:d,s:(ddd),s:i}", "name", info.name, "type", clt_body_type_name(info.type), "mass",
                        info.mass, "inertia", info.inertia[0], info.inertia[1], info.inertia[2], "shape_count",
@@ -405,6 +408,24 @@ static PyObject *world_joint_info(WorldObject *self, PyObject *args) {
                        j.anchor_b[1], j.anchor_b[2], "axis_a", j.axis_a[0], j.axis_a[1], j.axis_a[2], "axis_b",
                        j.axis_b[0], j.axis_b[1], j.axis_b[2], "distance", j.distance, "collide_connected",
                        j.collide_connected ? Py_True : Py_False, "limit", limit, "motor", motor);
+}
+
+/* _remove_body(i) */
+static PyObject *world_remove_body(WorldObject *self, PyObject *args) {
+  int i;
+  if (!PyArg_ParseTuple(args, "i", &i)) return NULL;
+  if (check_ready(self) < 0) return NULL;
+  if (i < 0 || i >= clt_world_body_count(self->world))
+    return PyErr_Format(PyExc_IndexError, "body index %d out of range [0, %d)", i, clt_world_body_count(self->world));
+  clt_body_id_t id = clt_world_body_at(self->world, i);
+  if (clt_body_id_is_null(id)) { /* removed already: the library says so */
+    id.index = (uint32_t)i;
+    id.generation = 0;
+  }
+  clt_status_t st = clt_world_remove_body(self->world, id);
+  if (st != CLT_OK) return clt_py_raise(st, clt_world_error(self->world));
+  refresh_shadow(self);
+  Py_RETURN_NONE;
 }
 
 /* remove_joint(i) */
@@ -918,6 +939,7 @@ static PyMethodDef world_methods[] = {
     {"_set_limit", (PyCFunction)world_set_limit, METH_VARARGS,
      "_set_limit(i, enabled, lower, upper, restitution, swing)."},
     {"_remove_joint", (PyCFunction)world_remove_joint, METH_VARARGS, "_remove_joint(i)."},
+    {"_remove_body", (PyCFunction)world_remove_body, METH_VARARGS, "_remove_body(i)."},
     {"_set_motor", (PyCFunction)world_set_motor, METH_VARARGS,
      "_set_motor(i, mode, target_velocity, target_position, stiffness, damping, max_force, effort)."},
     {"force_info", (PyCFunction)world_force_info, METH_VARARGS,

@@ -141,6 +141,30 @@ def test_remove_joint():
     assert world.diagnostics()["joints"] == 1
 
 
+def test_remove_body(tmp_path):
+    """A box on a table falls once the table is removed; the run file records NaN for it."""
+    scene = clatter.Scene(dimension=3, time_step=0.01, duration=0.5)
+    scene.body(type="static", shape=clatter.halfspace([0, 0, 1], [0, 0, 0]), name="floor")
+    scene.body(type="static", position=[0, 0, 0.5], shape=clatter.box([0.5, 0.5, 0.05]), name="table")
+    scene.body(position=[0, 0, 0.65], shape=clatter.box([0.1, 0.1, 0.1]), name="cup")
+    world = scene.build()
+    world.step(10)
+    assert world.position[2][2] == pytest.approx(0.65, abs=1e-6)
+    world.remove_body("table")
+    with pytest.raises(clatter.errors.StaleHandleError):
+        world.body_info(1)
+    with pytest.raises(clatter.errors.StaleHandleError):
+        world.remove_body(1)
+    v0 = world.velocity[2].copy()
+    world.step()
+    assert world.velocity[2] - v0 == pytest.approx([0.0, 0.0, -9.81 * 0.01], abs=1e-12)
+    path = tmp_path / "after.h5"
+    world.run(duration=0.1, output=str(path))
+    run = clatter.read_run(str(path))
+    assert np.isnan(run["trajectory"]["position"][:, 1]).all()
+    assert run["bodies"]["shape_count"][1] == 0
+
+
 def test_remove_at_in_run_file(tmp_path):
     """A scene's remove_at releases a joint during a run; the run file's joint_state says from when,
     and a file made after the removal lists it as removed."""

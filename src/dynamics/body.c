@@ -622,8 +622,60 @@ clt_status_t clt_world_add_body(clt_world_t *world, const clt_body_def_t *def, c
 
 int clt_world_body_count(const clt_world_t *world) { return world ? world->body_count : 0; }
 
+clt_status_t clt_world_remove_body(clt_world_t *world, clt_body_id_t body) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  int i;
+  clt_status_t st = clt_world_resolve_body(world, body, false, "remove_body", &i);
+  if (st != CLT_OK) return st;
+  clt_body_rec_t *b = &world->bodies[i];
+  char label[CLT_NAME_SIZE + 32];
+  if (b->name[0])
+    snprintf(label, sizeof label, "body '%s'", b->name);
+  else
+    snprintf(label, sizeof label, "body #%d", i);
+  for (int j = 0; j < world->joint_count; j++) {
+    const clt_joint_rec_t *jt = &world->joints[j];
+    if (!jt->removed && (jt->body_a == i || jt->body_b == i))
+      return FAIL("remove_body: %s is held by joint #%d%s%s%s: remove the joint first (clt_world_remove_joint)", label,
+                  j, jt->name[0] ? " '" : "", jt->name, jt->name[0] ? "'" : "");
+  }
+  for (int k = 0; k < world->force_count; k++) {
+    const clt_force_rec_t *f = &world->forces[k];
+    if (f->body_a == i || f->body_b == i)
+      return FAIL("remove_body: force element #%d%s%s%s acts on %s (force elements cannot be removed)", k,
+                  f->name[0] ? " '" : "", f->name, f->name[0] ? "'" : "", label);
+  }
+  /* its shapes collide with nothing (category 0: world.h clt_collision_filter_t) */
+  if (!clt_world_reserve_shape_edits(world, b->shape_count))
+    return clt_world_fail(world, CLT_ERR_OUT_OF_MEMORY, "remove_body: out of memory");
+  for (int s = 0; s < b->shape_count; s++) {
+    clt_shape_def_t def = *clt_world_shape(world, b->shape_first + s);
+    def.filter.category = 0;
+    def.filter.mask = 0;
+    clt_world_set_shape(world, b->shape_first + s, &def); /* cannot fail: reserved */
+  }
+  int kept = 0; /* its pending loads */
+  for (int k = 0; k < world->load_count; k++)
+    if (world->loads[k].body != i) world->loads[kept++] = world->loads[k];
+  world->load_count = kept;
+  b->removed = true;
+  b->type = CLT_BODY_STATIC;
+  b->generation++;
+  b->mass = INFINITY;
+  b->inv_mass = 0.0;
+  for (int k = 0; k < 3; k++) {
+    b->inertia[k] = INFINITY;
+    b->inv_inertia[k] = 0.0;
+    world->states[i].velocity[k] = 0.0;
+    world->states[i].angular_velocity[k] = 0.0;
+  }
+  world->bodies_removed++;
+  clt_world_state_changed(world);
+  return CLT_OK;
+}
+
 clt_body_id_t clt_world_body_at(const clt_world_t *world, int i) {
-  if (!world || i < 0 || i >= world->body_count) return clt_world_ground();
+  if (!world || i < 0 || i >= world->body_count || world->bodies[i].removed) return clt_world_ground();
   clt_body_id_t id = {(uint32_t)i, world->bodies[i].generation};
   return id;
 }

@@ -61,7 +61,9 @@ typedef struct clt_body_rec_t {
   int shape_first;         /* into the world's shapes (clt_world_shape) */
   int shape_count;
   int extra;               /* into world->body_extras (moved frame, kinematic, given drag); −1: none */
+  bool removed;            /* clt_world_remove_body: static now, its shapes collide with nothing */
 } clt_body_rec_t;
+_Static_assert(sizeof(clt_body_rec_t) <= 96, "clt_body_rec_t stays within 96 bytes");
 
 /* A joint as stored: anchors and axes converted to the principal frames (world frame for the
  * ground, body index −1). */
@@ -144,6 +146,7 @@ struct clt_world_t {
   clt_joint_rec_t *joints;
   int joint_count, joint_capacity;
   int joints_removed; /* of joint_count (clt_world_remove_joint) */
+  int bodies_removed; /* of body_count (clt_world_remove_body) */
   clt_force_rec_t *forces;
   int force_count, force_capacity;
 

@@ -317,7 +317,13 @@ static bool record_frame(clt_output_t *out, const clt_world_t *world) {
   out->last_frame_step = clt_world_step_count(world);
   for (int i = 0; i < n; i++) {
     clt_body_state_t s;
-    if (clt_body_get_state(world, out->bodies[i], &s) != CLT_OK) return false;
+    if (clt_world_body_at(world, i).index == CLT_NULL_INDEX) { /* removed (clt_world_remove_body): NaN */
+      for (int k = 0; k < 3; k++) s.position[k] = s.velocity[k] = s.angular_velocity[k] = NAN;
+      for (int k = 0; k < 4; k++) s.orientation[k] = NAN;
+      s.angle = NAN;
+    } else if (clt_body_get_state(world, out->bodies[i], &s) != CLT_OK) {
+      return false;
+    }
     for (int k = 0; k < 3; k++) {
       pos[3 * i + k] = s.position[k];
       vel[3 * i + k] = s.velocity[k];

@@ -88,6 +88,18 @@ static const struct {
  * at least 63 characters (longer names of bodies added later are cut). The shapes are read one at a
  * time into their columns (30 doubles and 4 ints a shape, not a 784-byte clt_shape_def_t each:
  * 10⁵ grains would hold 78 MB for it). */
+bool output_body_info(const clt_world_t *world, int i, clt_body_info_t *info) {
+  clt_body_id_t id = clt_world_body_at(world, i);
+  if (!clt_body_id_is_null(id)) return clt_body_get_info(world, id, info) == CLT_OK;
+  if (i < 0 || i >= clt_world_body_count(world)) return false;
+  memset(info, 0, sizeof *info); /* removed */
+  info->name = "";
+  info->type = CLT_BODY_STATIC;
+  info->mass = INFINITY;
+  for (int k = 0; k < 3; k++) info->inertia[k] = INFINITY;
+  return true;
+}
+
 bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, int to, bool create) {
   hid_t file = out->file;
   bool ok = true;
@@ -98,7 +110,7 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
   clt_body_info_t *info = calloc((size_t)(n > 0 ? n : 1), sizeof *info);
   if (!info) return false;
   for (int i = 0; i < n && ok; i++) {
-    ok = clt_body_get_info(world, out->bodies[from + i], &info[i]) == CLT_OK;
+    ok = output_body_info(world, from + i, &info[i]);
     shape_total += info[i].shape_count;
   }
   int s_count = shape_total;
@@ -226,7 +238,7 @@ bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
   int shapes = 0, vertices = 0;
   for (int i = 0; i < out->body_count; i++) {
     clt_body_info_t info;
-    if (clt_body_get_info(world, out->bodies[i], &info) != CLT_OK) return false;
+    if (!output_body_info(world, i, &info)) return false;
     for (int k = 0; k < info.shape_count; k++) {
       clt_shape_def_t shape;
       if (clt_body_get_shape(world, out->bodies[i], k, &shape) != CLT_OK) return false;

@@ -189,7 +189,7 @@ static bool same_bodies(hid_t file, const char *path, const clt_world_t *world, 
          H5Dread(dc, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, shapes) >= 0;
     for (int i = 0; ok && i < n; i++) {
       clt_body_info_t info;
-      if (clt_body_get_info(world, clt_world_body_at(world, i), &info) != CLT_OK) ok = false;
+      if (!output_body_info(world, i, &info)) ok = false;
       else if (isinf(info.mass) != isinf(mass[i]) || info.shape_count != shapes[i]) {
         snprintf(detail, sizeof detail, "body %d (%s) has %d shape(s) and is %s there, %d and %s in this scene", i,
                  info.name && info.name[0] ? info.name : "unnamed", (int)shapes[i],

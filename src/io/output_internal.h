@@ -228,6 +228,9 @@ bool output_traj_enabled(const clt_output_t *out, int k);
 bool output_open_series(clt_output_t *out, bool create);
 
 /* output_bodies.c: /bodies and /shapes */
+/* Body i's info as the run file records it: a removed body (clt_world_remove_body) is a static body
+ * without shapes or name. */
+bool output_body_info(const clt_world_t *world, int i, clt_body_info_t *info);
 bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, int to, bool create);
 /* /links (docs/output-format.md): a row per joint and per spring-damper, written when a run starts;
  * absent where the world has neither. */

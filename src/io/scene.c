@@ -161,6 +161,18 @@ static bool read_scene(ctx_t *ctx, const cJSON *root) {
   }
   free(grids);
   if (!scn_index_body_names(ctx)) return false;
+  for (int b = 0; b < scene->body_count; b++)
+    if (!isnan(scene->bodies[b].remove_at)) scene->body_removal_count++;
+  if (scene->body_removal_count > 0) {
+    scene->body_removal_index = malloc(sizeof(int) * (size_t)scene->body_removal_count);
+    scene->body_removal_time = malloc(sizeof(double) * (size_t)scene->body_removal_count);
+    if (!scene->body_removal_index || !scene->body_removal_time) return scn_fail(ctx, "bodies", "out of memory");
+    for (int b = 0, k = 0; b < scene->body_count; b++)
+      if (!isnan(scene->bodies[b].remove_at)) {
+        scene->body_removal_index[k] = b;
+        scene->body_removal_time[k++] = scene->bodies[b].remove_at;
+      }
+  }
 
   const cJSON *joints = scn_get(root, "joints");
   if (joints) {
@@ -238,6 +250,8 @@ void clt_scene_destroy(clt_scene_t *scene) {
   free(scene->material_names);
   free(scene->materials);
   clt_scene_release_bodies(scene);
+  free(scene->body_removal_index);
+  free(scene->body_removal_time);
   for (int i = 0; i < scene->joint_count; i++) {
     free(scene->joints[i].name);
     scn_function_free(&scene->joints[i].target_velocity);

@@ -132,18 +132,27 @@ clt_status_t clt_scene_create_world(const clt_scene_t *scene, clt_log_fn log, vo
 clt_status_t clt_scene_drive(const clt_scene_t *scene, clt_world_t *world) {
   if (!scene || !world) return CLT_ERR_INVALID_ARGUMENT;
   double t0 = clt_world_time(world), t = t0 + clt_world_time_step(world);
+  /* the scene's joints are removed first: a body's removal is refused while a joint holds it */
+  for (int i = 0; i < scene->joint_count && i < clt_world_joint_count(world); i++) {
+    clt_joint_id_t id = clt_world_joint_at(world, i);
+    if (id.index != CLT_NULL_INDEX && scene->joints[i].remove_at <= t0 + 0.5 * clt_world_time_step(world)) {
+      clt_status_t st = clt_world_remove_joint(world, id);
+      if (st != CLT_OK) return st;
+    }
+  }
+  /* the scene's bodies are the world's first ones, in file order (grids expanded) */
+  for (int k = 0; k < scene->body_removal_count; k++) {
+    clt_body_id_t id = clt_world_body_at(world, scene->body_removal_index[k]);
+    if (!clt_body_id_is_null(id) && scene->body_removal_time[k] <= t0 + 0.5 * clt_world_time_step(world)) {
+      clt_status_t st = clt_world_remove_body(world, id);
+      if (st != CLT_OK) return st;
+    }
+  }
   /* the scene's joints are the world's first ones, in file order (clt_scene_create_world) */
   for (int i = 0; i < scene->joint_count && i < clt_world_joint_count(world); i++) {
     const scene_joint_t *j = &scene->joints[i];
     clt_joint_id_t id = clt_world_joint_at(world, i);
     if (id.index == CLT_NULL_INDEX) continue; /* removed: nothing to drive */
-    /* "remove_at": from the first step that starts at that time or later (half a step of slack for
-     * the rounding of t = n h) */
-    if (j->remove_at <= t0 + 0.5 * clt_world_time_step(world)) {
-      clt_status_t st = clt_world_remove_joint(world, id);
-      if (st != CLT_OK) return st;
-      continue;
-    }
     if (!j->scheduled) continue;
     clt_joint_info_t info;
     clt_status_t st = clt_joint_get_info(world, id, &info);

@@ -29,6 +29,7 @@ typedef struct scene_body_t {
   bool shared_shapes; /* a grid copy: shapes belong to the grid's first body (docs "Body grids") */
   clt_keyframe_t *keyframes; /* a keyframed kinematic body's (def.motion.keyframes; owned) */
   int entry;          /* index in the file's "bodies" array (differs after a grid) */
+  double remove_at;   /* "remove_at" [s]: removed before the first step that starts there or later; NaN: never */
 } scene_body_t;
 
 /* A value of the scene as a function of time (docs/scene-format.md "Functions of time"): a
@@ -83,6 +84,10 @@ struct clt_scene_t {
   int named_count;
   int joint_count;
   scene_joint_t *joints;
+  /* the bodies with "remove_at" (body index, time), kept after clt_scene_release_bodies */
+  int body_removal_count;
+  int *body_removal_index;
+  double *body_removal_time;
   int force_count;
   scene_force_t *forces;
   bool has_colony; /* a "colony" block (docs/scene-format.md "colony") */

@@ -750,8 +750,10 @@ bool scn_read_body(ctx_t *ctx, const cJSON *b, int index, int slot, const grid_s
   static const char *const keys[] = {
       "name", "type",    "position", "angle", "orientation", "velocity", "angular_velocity",
       "mass", "inertia", "material", "shape", "shapes",      "motion",   "drag_linear",
-      "drag_angular", "grid", NULL};
+      "drag_angular", "grid", "remove_at", NULL};
   if (!scn_expect_object(ctx, b, p) || !scn_check_keys(ctx, b, p, keys, "a body")) return false;
+  body->remove_at = NAN;
+  if (!scn_read_number(ctx, b, p, "remove_at", &body->remove_at, RANGE_NONNEGATIVE, false)) return false;
   clt_body_def_t def = clt_default_body_def();
   const char *name = NULL;
   if (!scn_read_name(ctx, b, p, &name)) return false;
