@@ -480,7 +480,7 @@ clt_status_t clt_body_get_shape(const clt_world_t *world, clt_body_id_t body, in
 typedef enum clt_joint_type_t {
   CLT_JOINT_REVOLUTE,   /* 2D pin; 3D hinge about axis */
   CLT_JOINT_SPHERICAL,  /* 3D ball */
-  CLT_JOINT_PRISMATIC,  /* 3D slider along axis */
+  CLT_JOINT_PRISMATIC,  /* slider along axis (2D: axis_a in the plane, axis_a[2] = 0) */
   CLT_JOINT_FIXED,      /* 3D weld */
   CLT_JOINT_DISTANCE,   /* |p_A − p_B| = distance */
   CLT_JOINT_TYPE_COUNT

@@ -187,6 +187,11 @@ void clt_joint_slide_row(const clt_world_t *world, const clt_joint_rec_t *joint,
     clt_q_rotate_inv(row->angular_b, rb, c);
     clt_v3_copy(row->linear_b, t);
   }
+  if (world->dimension == 2) { /* in the plane the angular parts lie along z: the row's scalar ω part */
+    row->angular_a[0] = row->angular_a[2];
+    row->angular_b[0] = row->angular_b[2];
+    row->angular_a[1] = row->angular_a[2] = row->angular_b[1] = row->angular_b[2] = 0.0;
+  }
 }
 
 void clt_joint_swing(const clt_world_t *world, const clt_joint_rec_t *j, double *angle, double *rate,
@@ -267,10 +272,16 @@ void clt_joint_anchors(const clt_world_t *world, const clt_joint_rec_t *joint, d
 }
 
 void clt_joint_orientation(const clt_world_t *world, int body, double r[4]) {
-  if (body < 0 || world->dimension == 2)
+  if (body < 0) {
     clt_q_identity(r);
-  else
+  } else if (world->dimension == 2) { /* the turn about z by the body's angle */
+    double a = world->states[body].angle;
+    r[0] = cos(0.5 * a);
+    r[1] = r[2] = 0.0;
+    r[3] = sin(0.5 * a);
+  } else {
     clt_q_copy(r, world->states[body].orientation);
+  }
 }
 
 /* r_A⁻¹ ⊗ r_B: B's orientation relative to A's (ra: r_A, for callers that need it). */
@@ -477,6 +488,15 @@ clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def,
     clt_q_conj(inv, ra);
     clt_q_mul(rec.relative_orientation, inv, rb);
     clt_q_normalize(rec.relative_orientation);
+  } else if (def->type == CLT_JOINT_PRISMATIC) { /* 2D: the slide axis in the plane, A's frame */
+    double n = hypot(def->axis_a[0], def->axis_a[1]);
+    if (def->axis_a[2] != 0.0 || !(n > 1e-12))
+      return FAIL("%s: a 2D prismatic joint needs axis_a in the plane, non-zero, with axis_a[2] = 0", label);
+    clt_v3_set(rec.axis_a, def->axis_a[0] / n, def->axis_a[1] / n, 0.0);
+    clt_v3_copy(rec.axis_b, rec.axis_a);
+    clt_v3_set(rec.perp_a[0], -rec.axis_a[1], rec.axis_a[0], 0.0);
+    clt_q_identity(rec.relative_orientation);
+    rec.angle0 = planar_angle(world, rec.body_b) - planar_angle(world, rec.body_a);
   } else {
     rec.axis_a[2] = rec.axis_b[2] = 1.0;
     clt_q_identity(rec.relative_orientation);

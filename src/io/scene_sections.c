@@ -1160,9 +1160,10 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   keys[k++] = "collide_connected";
   bool has_axis = (jt == CLT_JOINT_REVOLUTE && ctx->dimension == 3) || jt == CLT_JOINT_PRISMATIC ||
                   jt == CLT_JOINT_SPHERICAL; /* a spherical joint's axes: its cone and twist limit */
+  bool planar_axis = jt == CLT_JOINT_PRISMATIC && ctx->dimension == 2; /* axis_a only, in the plane */
   if (has_axis) {
     keys[k++] = "axis_a";
-    keys[k++] = "axis_b";
+    if (!planar_axis) keys[k++] = "axis_b";
   }
   if (jt == CLT_JOINT_DISTANCE) keys[k++] = "distance";
   keys[k++] = "limit";
@@ -1172,9 +1173,9 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   char what[64];
   snprintf(what, sizeof what, "a %dD %s joint", ctx->dimension, joint_type_names[type]);
   if (!scn_check_keys(ctx, j, p, keys, what)) return false;
-  if (ctx->dimension == 2 && jt != CLT_JOINT_REVOLUTE && jt != CLT_JOINT_DISTANCE) {
+  if (ctx->dimension == 2 && jt != CLT_JOINT_REVOLUTE && jt != CLT_JOINT_DISTANCE && jt != CLT_JOINT_PRISMATIC) {
     scn_join_key(pk, p, "type");
-    return scn_fail(ctx, pk, "a %s joint needs a 3D scene (2D allows: revolute, distance)",
+    return scn_fail(ctx, pk, "a %s joint needs a 3D scene (2D allows: revolute, prismatic, distance)",
                 joint_type_names[type]);
   }
   clt_joint_def_t def = clt_default_joint_def(jt);
@@ -1194,7 +1195,12 @@ bool scn_read_joint(ctx_t *ctx, const cJSON *j, int index) {
   if (!scn_read_dvec(ctx, j, p, "anchor_a", def.anchor_a, RANGE_ANY, false)) return false;
   if (!scn_read_dvec(ctx, j, p, "anchor_b", def.anchor_b, RANGE_ANY, false)) return false;
   if (!scn_read_bool(ctx, j, p, "collide_connected", &def.collide_connected)) return false;
-  if (has_axis) {
+  if (planar_axis) {
+    def.axis_a[0] = 1.0; /* default: along x */
+    def.axis_a[1] = def.axis_a[2] = 0.0;
+    if (!scn_read_dvec(ctx, j, p, "axis_a", def.axis_a, RANGE_ANY, false)) return false;
+    if (!scn_nonzero_vector(ctx, j, p, "axis_a", def.axis_a, 2)) return false;
+  } else if (has_axis) {
     if (!scn_read_vector(ctx, j, p, "axis_a", 3, def.axis_a, RANGE_ANY, false)) return false;
     if (!scn_nonzero_vector(ctx, j, p, "axis_a", def.axis_a, 3)) return false;
     if (!scn_read_vector(ctx, j, p, "axis_b", 3, def.axis_b, RANGE_ANY, false)) return false;

@@ -208,6 +208,10 @@ static void rows_vs_finite_differences(int dim, clt_joint_type_t type, bool grou
     jd.anchor_b[2] = 0.6;
     jd.axis_a[0] = 0.3;
     jd.axis_b[1] = -0.2;
+  } else if (type == CLT_JOINT_PRISMATIC) { /* a 2D slider's axis lies in the plane */
+    jd.axis_a[0] = 0.6;
+    jd.axis_a[1] = 0.8;
+    jd.axis_a[2] = 0.0;
   }
   CHECK(clt_world_add_joint(w, &jd, NULL) == CLT_OK);
   const clt_joint_rec_t *joint = &w->joints[0];
@@ -232,17 +236,25 @@ static void rows_vs_finite_differences(int dim, clt_joint_type_t type, bool grou
       }
       base[i] = *s;
     }
-    clt_jacobian_row_t rows[6];
-    double th0[6], thp[6], thm[6];
+    clt_jacobian_row_t rows[7];
+    double th0[7], thp[7], thm[7], rate0 = 0.0;
     int n = clt_joint_rows(w, joint, rows);
     int m = clt_joint_constraint(w, joint, th0);
     CHECK(n == m);
+    /* and the coordinate's row (docs/actuation.md: the direction of limits and motors) as one more,
+     * against its own rate: exact in any configuration for sliders and 2D pins (a 3D hinge's angle
+     * rate a·(ω_B − ω_A) is exact only where its axes are aligned, which a random pose is not) */
+    bool coordinate = !(dim == 3 && type == CLT_JOINT_REVOLUTE) && clt_joint_coordinate_row(w, joint, &rows[n]) &&
+                      clt_joint_coordinate(w, joint, &th0[n], &rate0);
     double eps = 1e-6;
     displace(base, eps);
     clt_joint_constraint(w, joint, thp);
+    if (coordinate) clt_joint_coordinate(w, joint, &thp[n], &rate0);
     displace(base, -eps);
     clt_joint_constraint(w, joint, thm);
+    if (coordinate) clt_joint_coordinate(w, joint, &thm[n], &rate0);
     displace(base, 0.0);
+    if (coordinate) n++;
     for (int r = 0; r < n; r++) {
       double fd = (thp[r] - thm[r]) / (2.0 * eps), rate = 0.0;
       const clt_body_state_t *sa = &base[0];
@@ -258,7 +270,7 @@ static void rows_vs_finite_differences(int dim, clt_joint_type_t type, bool grou
       scale = fmax(scale, fabs(fd));
     }
   }
-  printf("%dD %s%s: rows vs finite differences max |ν·v − dΘ/dt| = %.3g (|dΘ/dt| up to %.3g)\n", dim,
+  printf("%dD %s%s: rows (and the coordinate's) vs finite differences max |ν·v − dΘ/dt| = %.3g (|dΘ/dt| up to %.3g)\n", dim,
          clt_joint_type_name(type), ground ? " to ground" : "", worst, scale);
   CHECK_LE(worst, 1e-8);
   CHECK(scale > 0.1);
@@ -268,6 +280,7 @@ static void rows_vs_finite_differences(int dim, clt_joint_type_t type, bool grou
 int main(void) {
   for (int g = 0; g < 2; g++) {
     rows_vs_finite_differences(2, CLT_JOINT_REVOLUTE, g);
+    rows_vs_finite_differences(2, CLT_JOINT_PRISMATIC, g);
     rows_vs_finite_differences(2, CLT_JOINT_DISTANCE, g);
     for (int t = 0; t < CLT_JOINT_TYPE_COUNT; t++) rows_vs_finite_differences(3, (clt_joint_type_t)t, g);
   }
