@@ -605,6 +605,13 @@ typedef struct clt_joint_state_t {
 
 clt_status_t clt_joint_get_state(const clt_world_t *world, clt_joint_id_t joint, clt_joint_state_t *out);
 
+/* The impulses of a joint's rows in the last step [N s, N m s] (0 before the first step and after a
+ * step that was not solved), for every joint type: impulse[0..5] those of Θ's rows in
+ * clt_joint_constraint order (rows left out as dependent count 0), impulse[6] and [7] the lower
+ * and upper limit's (a spherical joint: the cone's and the twist's lower bound), impulse[8] the
+ * motor's (a spherical joint: the twist's upper bound). */
+clt_status_t clt_joint_get_impulses(const clt_world_t *world, clt_joint_id_t joint, double impulse[9]);
+
 /* Change a joint's limit or motor between steps (a controller sets targets each step). The same
  * checks as clt_world_add_joint: CLT_ERR_INVALID_ARGUMENT with the reason, nothing changed. */
 clt_status_t clt_joint_set_limit(clt_world_t *world, clt_joint_id_t joint, const clt_joint_limit_t *limit);

@@ -260,16 +260,19 @@ static bool record_row(clt_output_t *out, clt_world_t *world) {
 static bool per_body(int k) { return k != TRAJ_STEP && k != TRAJ_TIME && k != TRAJ_BODIES && k != TRAJ_JOINTS; }
 
 /* One frame of /trajectory/joint_state: θ, θ̇, the limit and the motor impulse of the last step
- * per joint (clt_joint_get_state), and 1 (0 once it is removed); NaN for the θ and θ̇ of joints
- * without one coordinate and of removed ones (whose impulses are 0). */
+ * per joint (clt_joint_get_state), 1 (0 once it is removed), and the impulses of its Θ rows; NaN
+ * for the θ and θ̇ of joints without one coordinate and of removed ones (whose impulses are 0). */
 static bool record_joints(clt_output_t *out, const clt_world_t *world, double *row) {
   for (int j = 0; j < out->joint_count; j++) {
     clt_joint_id_t id = clt_world_joint_at(world, j);
     double *v = row + JOINT_STATE_COLUMNS * j;
+    for (int k = 2; k < JOINT_STATE_COLUMNS; k++) v[k] = 0.0;
     v[0] = v[1] = NAN;
-    v[2] = v[3] = 0.0;
     v[4] = id.index == CLT_NULL_INDEX ? 0.0 : 1.0;
     if (id.index == CLT_NULL_INDEX) continue; /* removed (clt_world_remove_joint) */
+    double impulse[9];
+    if (clt_joint_get_impulses(world, id, impulse) != CLT_OK) return false;
+    for (int k = 0; k < 6; k++) v[5 + k] = impulse[k];
     clt_joint_info_t info;
     if (clt_joint_get_info(world, id, &info) != CLT_OK) return false;
     if (info.type != CLT_JOINT_REVOLUTE && info.type != CLT_JOINT_PRISMATIC && info.type != CLT_JOINT_DISTANCE) continue;

@@ -95,7 +95,8 @@ enum {
   TRAJ_COUNT
 };
 
-#define JOINT_STATE_COLUMNS 5
+/* θ, θ̇, limit impulse, motor impulse, present, then the 6 impulses of Θ's rows */
+#define JOINT_STATE_COLUMNS 11
 
 /* /contacts datasets: two per frame (first, count), the others per contact row. */
 enum {

@@ -189,6 +189,21 @@ void clt_remember_efforts(clt_world_t *world, clt_step_work_t *w, double h) {
       w->next_joint_impulse[CLT_JOINT_SLOTS * (size_t)j + CLT_JOINT_MOTOR] = h * world->joints[j].motor.effort;
 }
 
+clt_status_t clt_joint_get_impulses(const clt_world_t *world, clt_joint_id_t joint, double impulse[9]) {
+  if (!world) return CLT_ERR_INVALID_ARGUMENT;
+  const clt_joint_rec_t *j = NULL;
+  clt_status_t status = clt_joint_lookup(world, joint, impulse, "get_impulses", &j);
+  if (status != CLT_OK) return status;
+  _Static_assert(CLT_JOINT_SLOTS == 9, "world.h documents 9 impulses");
+  const clt_step_work_t *w = world->step_work;
+  size_t first = CLT_JOINT_SLOTS * (size_t)joint.index;
+  for (int k = 0; k < CLT_JOINT_SLOTS; k++)
+    impulse[k] = w && w->joint_impulse && first + CLT_JOINT_SLOTS <= (size_t)w->joint_impulse_capacity
+                     ? w->joint_impulse[first + (size_t)k]
+                     : 0.0;
+  return CLT_OK;
+}
+
 clt_status_t clt_joint_get_state(const clt_world_t *world, clt_joint_id_t joint, clt_joint_state_t *out) {
   if (!world) return CLT_ERR_INVALID_ARGUMENT;
   const clt_joint_rec_t *j = NULL;

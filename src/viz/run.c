@@ -104,30 +104,30 @@ static bool read_links(hid_t file, clt_viz_run_t *run) {
   return ok;
 }
 
-/* When joints were removed during the run: /trajectory/joint_state's fifth column is 1 while a
+/* When joints were removed during the run: /trajectory/joint_state's fifth column (of 11) is 1 while a
  * joint exists and 0 from its removal on (for good), so the first frame without it is found by
  * bisection over the frames, one row read at a time. A file without the dataset has no removals. */
 static bool read_removals(hid_t file, clt_viz_run_t *run) {
   hsize_t dims[3];
   int rank = clt_run_file_dims(file, "trajectory/joint_state", dims);
   if (rank < 0) return true;
-  if (rank != 3 || dims[0] != (hsize_t)run->frame_count || dims[2] != 5 || dims[1] > (hsize_t)run->link_count)
+  if (rank != 3 || dims[0] != (hsize_t)run->frame_count || dims[2] != 11 || dims[1] > (hsize_t)run->link_count)
     return false;
   if (dims[0] == 0 || dims[1] == 0) return true;
   hid_t d = H5Dopen2(file, "trajectory/joint_state", H5P_DEFAULT);
-  double *row = d >= 0 ? malloc(sizeof *row * 5 * dims[1]) : NULL;
+  double *row = d >= 0 ? malloc(sizeof *row * 11 * dims[1]) : NULL;
   bool ok = row != NULL;
   int64_t last = run->frame_count - 1;
   ok = ok && clt_h5_read_row(d, last, row);
   for (hsize_t j = 0; ok && j < dims[1]; j++) {
-    if (row[5 * j + 4] != 0.0) continue; /* still there at the last frame */
+    if (row[11 * j + 4] != 0.0) continue; /* still there at the last frame */
     int64_t lo = -1, hi = last; /* present at lo (or before the first frame), gone at hi */
-    double *probe = malloc(sizeof *probe * 5 * dims[1]);
+    double *probe = malloc(sizeof *probe * 11 * dims[1]);
     ok = probe != NULL;
     while (ok && hi - lo > 1) {
       int64_t mid = lo + (hi - lo) / 2;
       ok = clt_h5_read_row(d, mid, probe);
-      if (ok && probe[5 * j + 4] != 0.0)
+      if (ok && probe[11 * j + 4] != 0.0)
         lo = mid;
       else
         hi = mid;

@@ -67,9 +67,20 @@ static void pendulum_release(void) {
   clt_joint_id_t joint[2];
   clt_world_t *w = pendulum(link, joint);
   for (int n = 0; n < 40; n++) CHECK(clt_world_step(w) == CLT_OK);
+  /* the impulses of the ball joints' rows (clt_joint_get_impulses, any joint type): the pin carries
+   * more than the knee, which carries the lower link alone */
+  double pin[9], knee[9];
+  CHECK(clt_joint_get_impulses(w, joint[0], pin) == CLT_OK && clt_joint_get_impulses(w, joint[1], knee) == CLT_OK);
+  double pin_n = sqrt(pin[0] * pin[0] + pin[1] * pin[1] + pin[2] * pin[2]);
+  double knee_n = sqrt(knee[0] * knee[0] + knee[1] * knee[1] + knee[2] * knee[2]);
+  printf("ball joints' impulses at step 40: pin %.6f N s, knee %.6f N s (the rest of their 9: %g)\n", pin_n, knee_n,
+         fabs(pin[3]) + fabs(pin[6]) + fabs(pin[8]));
+  CHECK(pin_n > knee_n && knee_n > 0.0);
+  CHECK(pin[3] == 0.0 && pin[6] == 0.0 && pin[8] == 0.0);
   clt_joint_id_t copy = joint[1];
   CHECK(clt_world_remove_joint(w, joint[1]) == CLT_OK);
   CHECK(clt_world_remove_joint(w, copy) == CLT_ERR_STALE_HANDLE);
+  CHECK(clt_joint_get_impulses(w, copy, knee) == CLT_ERR_STALE_HANDLE);
   clt_joint_info_t info;
   CHECK(clt_joint_get_info(w, copy, &info) == CLT_ERR_STALE_HANDLE);
   CHECK(clt_world_joint_count(w) == 2);

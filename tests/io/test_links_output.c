@@ -168,7 +168,7 @@ static void check_file(const char *path, const clt_world_t *w) {
   CHECK(d >= 0 && H5Dread(d, st, H5S_ALL, H5S_ALL, H5P_DEFAULT, type) >= 0);
   H5Tclose(st);
   if (d >= 0) H5Dclose(d);
-  double js[2][2][5]; /* frames 0 and 1, two joints */
+  double js[2][2][11]; /* frames 0 and 1, two joints */
   d = H5Dopen2(file, "trajectory/joint_state", H5P_DEFAULT);
   CHECK(d >= 0 && H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, js) >= 0);
   if (d >= 0) H5Dclose(d);
@@ -179,6 +179,7 @@ static void check_file(const char *path, const clt_world_t *w) {
           js[1][row][3] == s.motor_impulse);
     CHECK(js[0][row][2] == 0.0 && js[0][row][3] == 0.0); /* no step yet at frame 0 */
     CHECK(js[0][row][4] == 1.0 && js[1][row][4] == 1.0); /* present */
+    for (int k = 0; k < 6; k++) CHECK(js[1][row][5 + k] == s.constraint_impulse[k]);
   }
   printf("/trajectory/joint_state after one step: hinge angle %.3g rad, motor impulse %.6g N m s (bound h * 0.5 = "
          "%.6g)\n", js[1][0][0], js[1][0][3], 0.001 * 0.5);
