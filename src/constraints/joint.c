@@ -400,26 +400,27 @@ clt_status_t clt_world_remove_joint(clt_world_t *world, clt_joint_id_t joint) {
   return CLT_OK;
 }
 
-clt_status_t clt_joint_set_limit(clt_world_t *world, clt_joint_id_t joint, const clt_joint_limit_t *limit) {
+/* Sets a joint's limit or its motor (the other NULL; arg: the caller's pointer, refused when NULL)
+ * after the checks of clt_world_add_joint. */
+static clt_status_t set_actuation(clt_world_t *world, clt_joint_id_t joint, const char *what, const void *arg,
+                                  const clt_joint_limit_t *limit, const clt_joint_motor_t *motor) {
   if (!world) return CLT_ERR_INVALID_ARGUMENT;
   clt_joint_rec_t *j = NULL;
   char label[CLT_NAME_SIZE + 32];
-  clt_status_t st = settable(world, joint, limit, "set_limit", &j, label, sizeof label);
-  if (st == CLT_OK) st = check_actuation(world, j->type, limit, NULL, label);
+  clt_status_t st = settable(world, joint, arg, what, &j, label, sizeof label);
+  if (st == CLT_OK) st = check_actuation(world, j->type, limit, motor, label);
   if (st != CLT_OK) return st;
-  j->limit = *limit;
+  if (limit) j->limit = *limit;
+  if (motor) j->motor = *motor;
   return CLT_OK;
 }
 
+clt_status_t clt_joint_set_limit(clt_world_t *world, clt_joint_id_t joint, const clt_joint_limit_t *limit) {
+  return set_actuation(world, joint, "set_limit", limit, limit, NULL);
+}
+
 clt_status_t clt_joint_set_motor(clt_world_t *world, clt_joint_id_t joint, const clt_joint_motor_t *motor) {
-  if (!world) return CLT_ERR_INVALID_ARGUMENT;
-  clt_joint_rec_t *j = NULL;
-  char label[CLT_NAME_SIZE + 32];
-  clt_status_t st = settable(world, joint, motor, "set_motor", &j, label, sizeof label);
-  if (st == CLT_OK) st = check_actuation(world, j->type, NULL, motor, label);
-  if (st != CLT_OK) return st;
-  j->motor = *motor;
-  return CLT_OK;
+  return set_actuation(world, joint, "set_motor", motor, NULL, motor);
 }
 
 clt_status_t clt_world_add_joint(clt_world_t *world, const clt_joint_def_t *def, clt_joint_id_t *out) {

@@ -82,6 +82,14 @@ static void null_world(void) {
   CHECK(clt_world_add_joint(NULL, &jd, &jid) == CLT_ERR_INVALID_ARGUMENT);
   CHECK(jid.index == CLT_NULL_INDEX && jid.generation == 0);
   CHECK(clt_world_joint_count(NULL) == 0);
+  clt_joint_limit_t limit = {true, -1.0, 1.0, 0.0, 0.0};
+  clt_joint_motor_t motor = {0};
+  double impulse[9];
+  CHECK(clt_joint_set_limit(NULL, jid, &limit) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(clt_joint_set_motor(NULL, jid, &motor) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(clt_joint_get_impulses(NULL, jid, impulse) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(clt_world_remove_joint(NULL, jid) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(clt_world_remove_body(NULL, some) == CLT_ERR_INVALID_ARGUMENT);
   clt_force_def_t fd = clt_default_force_def(CLT_FORCE_APPLIED);
   fd.body_a = some;
   clt_force_id_t fid = {3, 1};
@@ -176,6 +184,19 @@ static void null_pointers(void) {
   CHECK(clt_world_load_state(w, NULL, 1000) == CLT_ERR_INVALID_ARGUMENT);
   CHECK(contains(clt_world_error(w), "must not be NULL"));
   clt_world_momentum(w, NULL, NULL);
+  /* the joint setters and getters of docs/actuation.md */
+  clt_joint_def_t jd = clt_default_joint_def(CLT_JOINT_SPHERICAL);
+  jd.body_a = ball;
+  jd.anchor_b[2] = 0.1; /* the ball's centre, where it rests on the floor */
+  clt_joint_id_t jid;
+  CHECK(clt_world_add_joint(w, &jd, &jid) == CLT_OK);
+  hash = clt_world_state_hash(w);
+  CHECK(clt_joint_set_limit(w, jid, NULL) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(contains(clt_world_error(w), "set_limit: out must not be NULL"));
+  CHECK(clt_joint_set_motor(w, jid, NULL) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(contains(clt_world_error(w), "set_motor: out must not be NULL"));
+  CHECK(clt_joint_get_impulses(w, jid, NULL) == CLT_ERR_INVALID_ARGUMENT);
+  CHECK(clt_world_remove_body(w, clt_world_ground()) == CLT_ERR_INVALID_ARGUMENT);
   /* the ground handle and a stale one where a body is needed */
   clt_body_state_t s;
   CHECK(clt_body_get_state(w, clt_world_ground(), &s) == CLT_ERR_INVALID_ARGUMENT);
