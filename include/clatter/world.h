@@ -292,10 +292,50 @@ typedef enum clt_shape_type_t {
   CLT_SHAPE_CAPSULE,    /* radius, length = distance between the two cap centres, along local z */
   CLT_SHAPE_ELLIPSOID,  /* semi_axes[0..2] */
   CLT_SHAPE_TORUS,      /* major_radius (centreline), minor_radius (tube), axis = local z */
+  CLT_SHAPE_CYLINDER,   /* radius, length (flat ends at ±length/2 along local z) */
+  CLT_SHAPE_POLYHEDRON, /* convex: a clt_convex_t (vertices in the shape's local frame) */
   CLT_SHAPE_TYPE_COUNT
 } clt_shape_type_t;
 
 #define CLT_MAX_POLYGON_VERTICES 32
+
+/* A convex polyhedron's geometry (docs/shapes.md): vertices, faces (convex polygons, counter-
+ * clockwise about their outward normal, coplanar faces merged), edges and its exact solid mass
+ * properties. Immutable once made and reference counted: shape defs point to one (many bodies can
+ * share it); clt_world_add_body takes a reference of its own, so the maker may release it at once. */
+typedef struct clt_convex_t clt_convex_t;
+
+#define CLT_MAX_CONVEX_VERTICES 4096
+
+/* The convex hull of `count` points (qhull, reentrant libqhull_r). Points strictly inside the hull
+ * and points on a face or an edge that are not corners are dropped; the kept vertices are in the
+ * order of the input. CLT_ERR_INVALID_ARGUMENT, with a reason in message (naming the point), for a
+ * non-finite point, fewer than 4 points, a flat or degenerate set (all on a plane to 1e-12 of its
+ * size) or more than CLT_MAX_CONVEX_VERTICES hull vertices; *out is NULL then. */
+clt_status_t clt_convex_from_points(const double (*points)[3], int count, clt_convex_t **out, char *message,
+                                    size_t message_size);
+/* A polyhedron given by vertices and faces: face f is face_vertices[face_start[f] … face_start[f+1]−1]
+ * (face_start has face_count + 1 entries), counter-clockwise seen from outside. It must be a closed
+ * convex polyhedron: every face planar (to 1e-9 of the size) and convex, every edge shared by two
+ * faces running opposite ways, every vertex used, no vertex outside a face's plane; otherwise
+ * CLT_ERR_INVALID_ARGUMENT with the face or vertex named in message. Coplanar neighbouring faces
+ * (a square given as two triangles) are merged. */
+clt_status_t clt_convex_from_faces(const double (*vertices)[3], int vertex_count, const int *face_vertices,
+                                   const int *face_start, int face_count, clt_convex_t **out, char *message,
+                                   size_t message_size);
+void clt_convex_retain(clt_convex_t *convex);  /* NULL: nothing */
+void clt_convex_release(clt_convex_t *convex); /* frees it with the last reference; NULL: nothing */
+int clt_convex_vertex_count(const clt_convex_t *convex);
+const double (*clt_convex_vertices(const clt_convex_t *convex))[3];
+int clt_convex_face_count(const clt_convex_t *convex);
+/* Face f's vertex indices (counter-clockwise about its outward normal); returns how many. */
+int clt_convex_face(const clt_convex_t *convex, int f, const int **indices);
+/* Face f's outward unit normal n and offset d (the face's plane is n·x = d). */
+void clt_convex_face_plane(const clt_convex_t *convex, int f, double normal[3], double *offset);
+int clt_convex_edge_count(const clt_convex_t *convex);
+/* Volume [m³], centroid and inertia tensor about the centroid per unit density (multiply by the
+ * density for kg m²), exact for the solid polyhedron. */
+double clt_convex_volume(const clt_convex_t *convex, double centroid[3], double inertia[3][3]);
 
 /* Which shapes may touch (docs/scene-format.md "Collision filtering"; Box2D's rule): two shapes of
  * the same non-zero group always collide when the group is positive and never when it is negative;
@@ -327,6 +367,7 @@ typedef struct clt_shape_def_t {
   double b[3];
   double vertices[CLT_MAX_POLYGON_VERTICES][2];
   int vertex_count;
+  const clt_convex_t *convex;  /* CLT_SHAPE_POLYHEDRON */
   double local_position[3];
   double local_angle;          /* 2D */
   double local_orientation[4]; /* 3D quaternion (w, x, y, z), default identity */

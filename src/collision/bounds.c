@@ -4,6 +4,7 @@
 #include "collision/collision_math.h"
 #include "collision/narrowphase_pairs.h"
 #include "collision/primitives_3d.h"
+#include "geometry/convex.h"
 
 static void set_box(double lower[3], double upper[3], const double c[3], const double h[3]) {
   for (int k = 0; k < 3; k++) {
@@ -86,6 +87,30 @@ bool clt_shape_bounds(const clt_shape_def_t *shape, const clt_collide_pose_t *po
       for (int k = 0; k < 3; k++) {
         lower[k] = fmin(p0[k], p1[k]) - shape->radius;
         upper[k] = fmax(p0[k], p1[k]) + shape->radius;
+      }
+      return true;
+    }
+    case CLT_SHAPE_CYLINDER: { /* exact: the two end discs' extents along each axis */
+      for (int k = 0; k < 3; k++) {
+        double a = s.rotation[k][2];
+        h[k] = 0.5 * shape->length * fabs(a) + shape->radius * sqrt(fmax(0.0, 1.0 - a * a));
+      }
+      set_box(lower, upper, s.position, h);
+      return true;
+    }
+    case CLT_SHAPE_POLYHEDRON: { /* exact: the placed vertices' extremes */
+      const clt_convex_t *c = shape->convex;
+      for (int k = 0; k < 3; k++) {
+        lower[k] = INFINITY;
+        upper[k] = -INFINITY;
+      }
+      for (int i = 0; i < c->vertex_count; i++) {
+        double x[3];
+        clt_m3_mulv(x, s.rotation, c->vertices[i]);
+        for (int k = 0; k < 3; k++) {
+          lower[k] = fmin(lower[k], s.position[k] + x[k]);
+          upper[k] = fmax(upper[k], s.position[k] + x[k]);
+        }
       }
       return true;
     }

@@ -43,7 +43,7 @@ static const pair_entry_t pair_table[] = {
     {CLT_SHAPE_BOX, CLT_SHAPE_HALFSPACE, clt_collide_box_halfspace},
     {CLT_SHAPE_SPHERE, CLT_SHAPE_BOX, clt_collide_sphere_box},
     {CLT_SHAPE_CAPSULE, CLT_SHAPE_BOX, clt_collide_capsule_box},
-    {CLT_SHAPE_BOX, CLT_SHAPE_BOX, clt_collide_box_box},
+    {CLT_SHAPE_BOX, CLT_SHAPE_BOX, clt_collide_polytope},
     /* smooth.h: these may return CLT_COLLIDE_FAILED */
     {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_ELLIPSOID, clt_smooth_ellipsoid_ellipsoid},
     {CLT_SHAPE_ELLIPSOID, CLT_SHAPE_SPHERE, clt_smooth_ellipsoid_sphere},
@@ -55,6 +55,12 @@ static const pair_entry_t pair_table[] = {
     {CLT_SHAPE_TORUS, CLT_SHAPE_CAPSULE, clt_smooth_torus_capsule},
     {CLT_SHAPE_TORUS, CLT_SHAPE_HALFSPACE, clt_smooth_torus_halfspace},
     {CLT_SHAPE_HALFSPACE, CLT_SHAPE_HALFSPACE, NULL},
+    /* convex_pairs.c */
+    {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_POLYHEDRON, clt_collide_polytope},
+    {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_BOX, clt_collide_polytope},
+    {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_SPHERE, clt_collide_polytope},
+    {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_CAPSULE, clt_collide_polytope},
+    {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_HALFSPACE, clt_collide_polyhedron_halfspace},
 };
 
 static const int pair_table_size = (int)(sizeof pair_table / sizeof pair_table[0]);

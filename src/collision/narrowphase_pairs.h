@@ -53,8 +53,13 @@ int clt_collide_sphere_box(const clt_placed_shape_t *a, const clt_placed_shape_t
                            clt_contact_point_t *out);
 int clt_collide_capsule_box(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
                             clt_contact_point_t *out);
-int clt_collide_box_box(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
-                        clt_contact_point_t *out);
+
+/* Polyhedron pairs (convex_pairs.c): a polyhedron with a sphere, capsule, box or polyhedron, and
+ * with a half-space. May return CLT_COLLIDE_FAILED (out of memory for a large hull). */
+int clt_collide_polytope(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
+                         clt_contact_point_t *out);
+int clt_collide_polyhedron_halfspace(const clt_placed_shape_t *a, const clt_placed_shape_t *b,
+                                     double max_distance, clt_contact_point_t *out);
 
 /* Ellipsoid and torus (ring) pairs: smooth.h (smooth_ellipsoid.c, smooth_torus.c). Unlike the
  * routines above they can fail (no converged shared-normal point): they then return

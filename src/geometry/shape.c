@@ -17,6 +17,8 @@ static const clt_shape_ops_t *const shape_table[CLT_SHAPE_TYPE_COUNT] = {
     [CLT_SHAPE_CAPSULE] = &clt_shape_ops_capsule,
     [CLT_SHAPE_ELLIPSOID] = &clt_shape_ops_ellipsoid,
     [CLT_SHAPE_TORUS] = &clt_shape_ops_torus,
+    [CLT_SHAPE_CYLINDER] = &clt_shape_ops_cylinder,
+    [CLT_SHAPE_POLYHEDRON] = &clt_shape_ops_polyhedron,
 };
 
 const clt_shape_ops_t *clt_shape_ops(clt_shape_type_t type) {

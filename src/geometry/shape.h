@@ -1,5 +1,5 @@
 /* Shape operations table (SPEC.md §5): one entry per clt_shape_type_t, implemented one file per
- * shape family (round.c, ellipsoid.c, polygon.c, capsule.c, torus.c, plane.c). A new shape adds a
+ * shape family (round.c, ellipsoid.c, polygon.c, capsule.c, torus.c, plane.c, convex.c). A new shape adds a
  * file and one row in shape.c; nothing else in the core branches on the shape type for mass
  * properties or validation. The narrow phase will get its own pair table beside this one. */
 #ifndef CLATTER_GEOMETRY_SHAPE_H
@@ -46,6 +46,7 @@ extern const clt_shape_ops_t clt_shape_ops_ellipse, clt_shape_ops_ellipsoid;
 extern const clt_shape_ops_t clt_shape_ops_polygon, clt_shape_ops_box;
 extern const clt_shape_ops_t clt_shape_ops_segment, clt_shape_ops_capsule;
 extern const clt_shape_ops_t clt_shape_ops_torus;
+extern const clt_shape_ops_t clt_shape_ops_cylinder, clt_shape_ops_polyhedron;
 extern const clt_shape_ops_t clt_shape_ops_halfplane, clt_shape_ops_halfspace;
 
 #endif
