@@ -61,6 +61,15 @@ static const pair_entry_t pair_table[] = {
     {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_SPHERE, clt_collide_polytope},
     {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_CAPSULE, clt_collide_polytope},
     {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_HALFSPACE, clt_collide_polyhedron_halfspace},
+    /* convex_smooth.c */
+    {CLT_SHAPE_CYLINDER, CLT_SHAPE_HALFSPACE, clt_collide_cylinder_halfspace},
+    {CLT_SHAPE_CYLINDER, CLT_SHAPE_SPHERE, clt_collide_cylinder_sphere},
+    {CLT_SHAPE_CYLINDER, CLT_SHAPE_CAPSULE, clt_collide_support},
+    {CLT_SHAPE_CYLINDER, CLT_SHAPE_BOX, clt_collide_support},
+    {CLT_SHAPE_CYLINDER, CLT_SHAPE_POLYHEDRON, clt_collide_support},
+    {CLT_SHAPE_CYLINDER, CLT_SHAPE_CYLINDER, clt_collide_support},
+    {CLT_SHAPE_CYLINDER, CLT_SHAPE_ELLIPSOID, clt_collide_support},
+    {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_ELLIPSOID, clt_collide_support},
 };
 
 static const int pair_table_size = (int)(sizeof pair_table / sizeof pair_table[0]);

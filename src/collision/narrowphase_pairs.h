@@ -61,6 +61,16 @@ int clt_collide_polytope(const clt_placed_shape_t *a, const clt_placed_shape_t *
 int clt_collide_polyhedron_halfspace(const clt_placed_shape_t *a, const clt_placed_shape_t *b,
                                      double max_distance, clt_contact_point_t *out);
 
+/* Cylinder pairs and the other pairs of a curved convex shape with a polytope (convex_smooth.c):
+ * cylinder–half-space and cylinder–sphere in closed form; the rest by support functions (GJK apart,
+ * EPA in overlap; may return CLT_COLLIDE_FAILED when EPA does not converge). */
+int clt_collide_cylinder_halfspace(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
+                                   clt_contact_point_t *out);
+int clt_collide_cylinder_sphere(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
+                                clt_contact_point_t *out);
+int clt_collide_support(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
+                        clt_contact_point_t *out);
+
 /* Ellipsoid and torus (ring) pairs: smooth.h (smooth_ellipsoid.c, smooth_torus.c). Unlike the
  * routines above they can fail (no converged shared-normal point): they then return
  * CLT_COLLIDE_FAILED, which clt_collide passes on. */
