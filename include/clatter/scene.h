@@ -20,6 +20,18 @@ extern "C" {
 
 typedef struct clt_scene_t clt_scene_t;
 
+/* Mesh files (docs/shapes.md "Mesh files"): OBJ, STL (binary and ASCII), PLY, OFF, COLLADA and the
+ * other formats the Open Asset Import Library reads. The file's vertices are multiplied by scale
+ * (per axis; NULL: 1) after its node transforms; faces are triangulated and duplicate vertices
+ * joined. On success *vertices and *triangles are malloc'd (free them); CLT_ERR_IO for a file that
+ * cannot be opened, CLT_ERR_FORMAT for one that is not a mesh or has no triangles, with the path in
+ * message. */
+clt_status_t clt_mesh_file_read(const char *path, const double scale[3], double (**vertices)[3], int *vertex_count,
+                                int (**triangles)[3], int *triangle_count, char *message, size_t message_size);
+/* The convex hull of a mesh file's vertices (clt_convex_from_points), the path in any message. */
+clt_status_t clt_convex_from_file(const char *path, const double scale[3], clt_convex_t **out, char *message,
+                                  size_t message_size);
+
 /* Overrides applied while reading, in this order: every `set` ("json.path=value", e.g.
  * "bodies[0].mass=2"), then the parameters (declared defaults, replaced by `params`
  * "name=value"), then "$name" references are substituted. A value is parsed as JSON if it parses,

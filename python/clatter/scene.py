@@ -17,7 +17,7 @@ import json
 import math
 
 __all__ = ["Scene", "disk", "halfplane", "segment", "ellipse", "polygon", "box", "sphere", "halfspace",
-           "capsule", "ellipsoid", "torus"]
+           "capsule", "ellipsoid", "torus", "cylinder", "polyhedron"]
 
 
 def _given(**fields):
@@ -95,6 +95,19 @@ def ellipsoid(semi_axes, **common):
 def torus(major_radius, minor_radius, **common):
     """3D torus about local z."""
     return _shape("torus", {"major_radius": major_radius, "minor_radius": minor_radius}, common)
+
+
+def cylinder(radius, length, **common):
+    """3D solid cylinder along local z, flat ends at ±length/2 (docs/shapes.md)."""
+    return _shape("cylinder", {"radius": radius, "length": length}, common)
+
+
+def polyhedron(vertices=None, faces=None, mesh=None, scale=None, **common):
+    """3D convex polyhedron (docs/shapes.md): the hull of ``vertices`` ([[x, y, z], ...]), or the
+    polyhedron of ``vertices`` and ``faces`` (lists of vertex indices, counter-clockwise seen from
+    outside, checked), or the hull of the vertices of a ``mesh`` file (OBJ, STL, PLY, ...; relative
+    to the scene file). ``scale``: a number or [sx, sy, sz] multiplying the vertices."""
+    return _shape("polyhedron", _given(vertices=vertices, faces=faces, mesh=mesh, scale=scale), common)
 
 
 class Scene:

@@ -29,12 +29,16 @@
  *    linked rings; smooth_torus.c, may fail like the ellipsoid pairs); with a half-space: up to 4
  *    points, the lowest centreline point and the quarter turns from it, each within range (a ring
  *    lying flat rests on a square of points around its centre instead of rocking on one);
- *  - box–box: a face contact manifold of up to 4 points (or one edge–edge point), each with its
- *    own Φ measured along the shared reference-face normal;
  *  - ellipsoid–box: one point, the maximum of the support separation over the box's faces, edges
  *    and vertices (smooth_ellipsoid.c; may fail like the other ellipsoid pairs);
- *  - not implemented yet (clt_collide returns CLT_COLLIDE_UNSUPPORTED): torus with a box or an
- *    ellipsoid, and 2D with 3D shapes.
+ *  - polytope pairs (polyhedron with polyhedron, box, sphere, capsule; box–box; convex_pairs.c): a
+ *    face manifold of up to 4 points or one edge–edge point, the exact signed distance and its
+ *    witnesses always among the points (docs/shapes.md "Contacts");
+ *  - cylinder pairs and polyhedron–ellipsoid (convex_smooth.c): cylinder–half-space up to 4 rim
+ *    points, cylinder–sphere in closed form, the rest one exact point by support functions (GJK,
+ *    EPA, an ascent of the support separation) plus an end or side manifold on a polytope face;
+ *  - not implemented yet (clt_collide returns CLT_COLLIDE_UNSUPPORTED): torus with a box, an
+ *    ellipsoid, a cylinder or a polyhedron, and 2D with 3D shapes.
  * Half-planes / half-spaces: the solid lies opposite to their (outward) normal through point. */
 #ifndef CLATTER_COLLISION_NARROWPHASE_H
 #define CLATTER_COLLISION_NARROWPHASE_H

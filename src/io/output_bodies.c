@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "io/output_internal.h"
@@ -124,11 +125,14 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
   double *columns = calloc(field_start[SHAPE_FIELDS], sizeof *columns);
   int32_t *shape_body = calloc(ns, sizeof *shape_body), *vertex_count = calloc(ns, sizeof *vertex_count);
   int32_t *first_vertex = calloc(ns, sizeof *first_vertex), *material = calloc(ns, sizeof *material);
+  int32_t *hull_count = calloc(ns, sizeof *hull_count), *first_hull = calloc(ns, sizeof *first_hull);
+  double *hull = NULL; /* polyhedron vertices packed, 3 per row */
+  int hull_total = 0, hull_capacity = 0;
   const char **shape_types = calloc(ns, sizeof *shape_types);
   double *vertices = NULL;
   int vertex_total = 0, vertex_capacity = 0;
   if (!names || !types || !mass || !inertia || !shape_count || !first_shape || !columns || !shape_body ||
-      !vertex_count || !first_vertex || !material || !shape_types) {
+      !vertex_count || !first_vertex || !material || !shape_types || !hull_count || !first_hull) {
     ok = false;
   }
   int s = 0;
@@ -169,6 +173,23 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
         vertices[2 * vertex_total] = shape.vertices[v][0];
         vertices[2 * vertex_total + 1] = shape.vertices[v][1];
       }
+      /* polyhedron vertices packed likewise (its faces are their hull): /shapes/hull_vertices */
+      int hc = shape.type == CLT_SHAPE_POLYHEDRON ? clt_convex_vertex_count(shape.convex) : 0;
+      hull_count[s] = hc;
+      first_hull[s] = out->hull_rows + hull_total;
+      if (hull_total + hc > hull_capacity) {
+        int capacity = hull_capacity > 0 ? 2 * hull_capacity : 64;
+        while (capacity < hull_total + hc) capacity *= 2;
+        double *grown = realloc(hull, sizeof *hull * 3 * (size_t)capacity);
+        if (!grown) {
+          ok = false;
+          break;
+        }
+        hull = grown;
+        hull_capacity = capacity;
+      }
+      const double(*hv)[3] = hc > 0 ? clt_convex_vertices(shape.convex) : NULL;
+      for (int v = 0; v < hc; v++, hull_total++) memcpy(hull + 3 * (size_t)hull_total, hv[v], sizeof hv[v]);
     }
   }
   if (ok) {
@@ -209,9 +230,19 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
                         out->growing ? 1024 : (hsize_t)(vertex_total > 0 ? vertex_total : 1)) >= 0;
     ok = ok && put_rows(g, "material", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, material, create,
                         chunk_s) >= 0;
+    hsize_t three = 3;
+    double no_hull[3] = {0.0, 0.0, 0.0};
+    ok = ok && put_rows(g, "hull_vertex_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, hull_count,
+                        create, chunk_s) >= 0;
+    ok = ok && put_rows(g, "first_hull_vertex", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count, first_hull,
+                        create, chunk_s) >= 0;
+    ok = ok && put_rows(g, "hull_vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &three, (hsize_t)hull_total,
+                        hull ? hull : no_hull, create,
+                        out->growing ? 1024 : (hsize_t)(hull_total > 0 ? hull_total : 1)) >= 0;
     if (ok) {
       out->shape_rows += s_count;
       out->vertex_rows += vertex_total;
+      out->hull_rows += hull_total;
     }
     if (g >= 0) H5Gclose(g);
   }
@@ -229,13 +260,16 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
   free(material);
   free(shape_types);
   free(vertices);
+  free(hull_count);
+  free(first_hull);
+  free(hull);
   return ok;
 }
 
 /* A growing run's /bodies and /shapes cut back to the bodies of the restored state (rows written
  * for bodies added after the checkpoint go). */
 bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
-  int shapes = 0, vertices = 0;
+  int shapes = 0, vertices = 0, hull = 0;
   for (int i = 0; i < out->body_count; i++) {
     clt_body_info_t info;
     if (!output_body_info(world, i, &info)) return false;
@@ -243,6 +277,7 @@ bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
       clt_shape_def_t shape;
       if (clt_body_get_shape(world, out->bodies[i], k, &shape) != CLT_OK) return false;
       if (shape.type == CLT_SHAPE_POLYGON) vertices += shape.vertex_count;
+      if (shape.type == CLT_SHAPE_POLYHEDRON) hull += clt_convex_vertex_count(shape.convex);
       shapes++;
     }
   }
@@ -250,12 +285,20 @@ bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
   static const char *const shape_sets[] = {"body",      "type",         "position",     "orientation", "angle",
                                            "radius",    "length",       "half_extents", "semi_axes",   "major_radius",
                                            "minor_radius", "point",     "normal",       "a",           "b",
-                                           "vertex_count", "first_vertex", "material",  "vertices"};
+                                           "vertex_count", "first_vertex", "material",  "vertices",
+                                           "hull_vertex_count", "first_hull_vertex", "hull_vertices"};
   bool ok = true;
   for (size_t i = 0; ok && i < sizeof body_sets / sizeof *body_sets + sizeof shape_sets / sizeof *shape_sets; i++) {
     bool body = i < sizeof body_sets / sizeof *body_sets;
     const char *name = body ? body_sets[i] : shape_sets[i - sizeof body_sets / sizeof *body_sets];
-    hsize_t keep = body ? (hsize_t)out->body_count : strcmp(name, "vertices") == 0 ? (hsize_t)vertices : (hsize_t)shapes;
+    hsize_t keep = body                                    ? (hsize_t)out->body_count
+                   : strcmp(name, "vertices") == 0       ? (hsize_t)vertices
+                   : strcmp(name, "hull_vertices") == 0  ? (hsize_t)hull
+                                                         : (hsize_t)shapes;
+    /* a file written before polyhedra has no hull datasets: nothing to cut there */
+    char link[64];
+    snprintf(link, sizeof link, "shapes/%s", name);
+    if (!body && (strstr(name, "hull") != NULL) && H5Lexists(out->file, link, H5P_DEFAULT) <= 0) continue;
     hid_t g = H5Gopen2(out->file, body ? "bodies" : "shapes", H5P_DEFAULT);
     hid_t d = g >= 0 ? H5Dopen2(g, name, H5P_DEFAULT) : -1;
     ok = d >= 0 && output_table_rows(d) >= keep && output_truncate_rows(d, keep) >= 0;
@@ -264,6 +307,7 @@ bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
   }
   out->shape_rows = shapes;
   out->vertex_rows = vertices;
+  out->hull_rows = hull;
   return ok;
 }
 

@@ -360,6 +360,7 @@ static const char *const fields_polygon[] = {"vertices", NULL};
 static const char *const fields_box[] = {"half_extents", NULL};
 static const char *const fields_capsule[] = {"radius", "length", NULL};
 static const char *const fields_torus[] = {"major_radius", "minor_radius", NULL};
+static const char *const fields_polyhedron[] = {"vertices", "faces", "mesh", "scale", NULL};
 
 static const shape_kind_t shape_kinds[] = {
     {"disk", 2, CLT_SHAPE_DISK, fields_radius},
@@ -374,6 +375,8 @@ static const shape_kind_t shape_kinds[] = {
     {"capsule", 3, CLT_SHAPE_CAPSULE, fields_capsule},
     {"ellipsoid", 3, CLT_SHAPE_ELLIPSOID, fields_semi_axes},
     {"torus", 3, CLT_SHAPE_TORUS, fields_torus},
+    {"cylinder", 3, CLT_SHAPE_CYLINDER, fields_capsule},
+    {"polyhedron", 3, CLT_SHAPE_POLYHEDRON, fields_polyhedron},
 };
 #define SHAPE_KIND_COUNT ((int)(sizeof shape_kinds / sizeof shape_kinds[0]))
 
@@ -402,6 +405,101 @@ static bool read_polygon(ctx_t *ctx, const cJSON *s, const char *p, clt_shape_de
                   (i + 1) % n);
     }
   }
+  return true;
+}
+
+/* A polyhedron (docs/shapes.md): "vertices" (hulled, or with "faces" checked as given) or "mesh" (a
+ * file whose vertices are hulled, the path relative to the scene file), times "scale". */
+static bool read_polyhedron(ctx_t *ctx, const cJSON *s, const char *p, clt_shape_def_t *def) {
+  const cJSON *vj = scn_get(s, "vertices"), *fj = scn_get(s, "faces"), *mj = scn_get(s, "mesh");
+  char pv[PATH_SIZE], pf[PATH_SIZE], pm[PATH_SIZE], ps[PATH_SIZE];
+  scn_join_key(pv, p, "vertices");
+  scn_join_key(pf, p, "faces");
+  scn_join_key(pm, p, "mesh");
+  scn_join_key(ps, p, "scale");
+  if (!vj == !mj) return scn_fail(ctx, p, "a polyhedron takes either \"vertices\" (and optionally \"faces\") or \"mesh\"");
+  if (fj && !vj) return scn_fail(ctx, pf, "faces go with \"vertices\" (a mesh file's vertices are hulled)");
+  double scale[3] = {1.0, 1.0, 1.0};
+  const cJSON *sj = scn_get(s, "scale");
+  if (sj && cJSON_IsNumber(sj)) {
+    if (!scn_read_number(ctx, s, p, "scale", &scale[0], RANGE_POSITIVE, true)) return false;
+    scale[1] = scale[2] = scale[0];
+  } else if (sj && !scn_read_vector(ctx, s, p, "scale", 3, scale, RANGE_POSITIVE, true)) {
+    return false;
+  }
+  char reason[512] = "";
+  clt_convex_t *convex = NULL;
+  clt_status_t status;
+  if (mj) {
+    const char *file = NULL;
+    if (!scn_read_string(ctx, s, p, "mesh", &file, true)) return false;
+    /* Relative to the directory of the scene file (the current directory for a scene from text). */
+    char full[4096];
+    const char *slash = ctx->source ? strrchr(ctx->source, '/') : NULL;
+    if (file[0] != '/' && slash)
+      snprintf(full, sizeof full, "%.*s/%s", (int)(slash - ctx->source), ctx->source, file);
+    else
+      snprintf(full, sizeof full, "%s", file);
+    status = clt_convex_from_file(full, scale, &convex, reason, sizeof reason);
+    if (status != CLT_OK) return scn_fail(ctx, pm, "%s", reason);
+  } else {
+    int n = cJSON_IsArray(vj) ? cJSON_GetArraySize(vj) : -1;
+    if (n < 4 || n > 1000000) return scn_fail(ctx, pv, "must be an array of 4 to 10^6 [x, y, z] points");
+    double(*v)[3] = malloc((size_t)n * sizeof *v);
+    if (!v) return scn_fail(ctx, pv, "out of memory");
+    int i = 0;
+    for (const cJSON *c = vj->child; c; c = c->next, i++) {
+      char pi[PATH_SIZE];
+      scn_join_index(pi, pv, i);
+      if (!scn_vector_value(ctx, c, pi, 3, v[i])) {
+        free(v);
+        return false;
+      }
+      for (int k = 0; k < 3; k++) v[i][k] *= scale[k];
+    }
+    if (!fj) {
+      status = clt_convex_from_points((const double(*)[3])v, n, &convex, reason, sizeof reason);
+      free(v);
+      if (status != CLT_OK) return scn_fail(ctx, pv, "%s", reason);
+    } else {
+      int nf = cJSON_IsArray(fj) ? cJSON_GetArraySize(fj) : -1, total = 0;
+      if (nf < 4) {
+        free(v);
+        return scn_fail(ctx, pf, "must be an array of at least 4 faces, each an array of vertex indices");
+      }
+      for (const cJSON *f = fj->child; f; f = f->next) total += cJSON_IsArray(f) ? cJSON_GetArraySize(f) : 0;
+      int *start = malloc((size_t)(nf + 1) * sizeof *start), *idx = malloc((size_t)(total > 0 ? total : 1) * sizeof *idx);
+      bool ok = start && idx;
+      int fi = 0, k = 0;
+      for (const cJSON *f = fj->child; ok && f; f = f->next, fi++) {
+        char pi[PATH_SIZE];
+        scn_join_index(pi, pf, fi);
+        if (!cJSON_IsArray(f) || cJSON_GetArraySize(f) < 3) {
+          ok = scn_fail(ctx, pi, "must be an array of at least 3 vertex indices");
+          break;
+        }
+        start[fi] = k;
+        for (const cJSON *e = f->child; e; e = e->next) {
+          double d = cJSON_IsNumber(e) ? e->valuedouble : -1.0;
+          if (!(d >= 0 && d < n && d == floor(d))) {
+            ok = scn_fail(ctx, pi, "vertex indices must be integers in [0, %d)", n);
+            break;
+          }
+          idx[k++] = (int)d;
+        }
+      }
+      if (ok) {
+        start[nf] = k;
+        status = clt_convex_from_faces((const double(*)[3])v, n, idx, start, nf, &convex, reason, sizeof reason);
+        if (status != CLT_OK) ok = scn_fail(ctx, pf, "%s", reason);
+      }
+      free(start);
+      free(idx);
+      free(v);
+      if (!ok) return false;
+    }
+  }
+  def->convex = convex; /* the scene's reference, released with its bodies */
   return true;
 }
 
@@ -513,6 +611,13 @@ static bool read_shape(ctx_t *ctx, const cJSON *s, const char *p, clt_body_type_
     case CLT_SHAPE_CAPSULE:
       if (!scn_read_number(ctx, s, p, "radius", &def.radius, RANGE_POSITIVE, true)) return false;
       if (!scn_read_number(ctx, s, p, "length", &def.length, RANGE_NONNEGATIVE, true)) return false;
+      break;
+    case CLT_SHAPE_CYLINDER:
+      if (!scn_read_number(ctx, s, p, "radius", &def.radius, RANGE_POSITIVE, true)) return false;
+      if (!scn_read_number(ctx, s, p, "length", &def.length, RANGE_POSITIVE, true)) return false;
+      break;
+    case CLT_SHAPE_POLYHEDRON:
+      if (!read_polyhedron(ctx, s, p, &def)) return false;
       break;
     case CLT_SHAPE_TORUS:
       if (!scn_read_number(ctx, s, p, "major_radius", &def.major_radius, RANGE_POSITIVE, true)) return false;
@@ -845,6 +950,7 @@ bool scn_read_body(ctx_t *ctx, const cJSON *b, int index, int slot, const grid_s
   if (count > 0) {
     body->shapes = calloc((size_t)count, sizeof *body->shapes);
     if (!body->shapes) return scn_fail(ctx, p, "out of memory");
+    body->def.shape_count = count; /* the polyhedra read so far are released on failure */
   }
   if (shape) {
     scn_join_key(pk, p, "shape");

@@ -230,6 +230,68 @@ static bool hit_torus(const double o[3], const double d[3], double big, double s
   return false;
 }
 
+/* A solid cylinder of radius r about z between ±half: the side and the two caps. */
+static bool hit_cylinder(const double o[3], const double d[3], double r, double half, double tmin, double tmax,
+                         double *t, double n[3]) {
+  bool hit = false;
+  double best = tmax;
+  double a = d[0] * d[0] + d[1] * d[1], b = o[0] * d[0] + o[1] * d[1], c = o[0] * o[0] + o[1] * o[1] - r * r;
+  if (a > 1e-300) {
+    double disc = b * b - a * c;
+    if (disc >= 0) {
+      double tt = (-b - sqrt(disc)) / a, z = o[2] + tt * d[2];
+      if (tt > tmin && tt < best && fabs(z) <= half) {
+        best = tt;
+        n[0] = (o[0] + tt * d[0]) / r;
+        n[1] = (o[1] + tt * d[1]) / r;
+        n[2] = 0;
+        hit = true;
+      }
+    }
+  }
+  for (int cap = -1; cap <= 1; cap += 2) {
+    if (fabs(d[2]) < 1e-300) break;
+    double tt = (cap * half - o[2]) / d[2], x = o[0] + tt * d[0], y = o[1] + tt * d[1];
+    if (tt > tmin && tt < best && x * x + y * y <= r * r && cap * d[2] < 0) {
+      best = tt;
+      n[0] = n[1] = 0;
+      n[2] = cap;
+      hit = true;
+    }
+  }
+  if (hit) *t = best;
+  return hit;
+}
+
+/* A convex polyhedron (its face planes): the ray enters at the last entering plane, if before it
+ * leaves through the first leaving one. */
+static bool hit_convex(const double o[3], const double d[3], const clt_convex_t *c, double tmin, double tmax,
+                       double *t, double n[3]) {
+  double t_in = -DBL_MAX, t_out = DBL_MAX, nin[3] = {0, 0, 1};
+  for (int f = 0; f < clt_convex_face_count(c); f++) {
+    double m[3], off;
+    clt_convex_face_plane(c, f, m, &off);
+    double dn = dot3(d, m), dist = off - dot3(o, m);
+    if (fabs(dn) < 1e-300) {
+      if (dist < 0) return false; /* parallel and outside */
+      continue;
+    }
+    double tt = dist / dn;
+    if (dn < 0) {
+      if (tt > t_in) {
+        t_in = tt;
+        memcpy(nin, m, sizeof nin);
+      }
+    } else if (tt < t_out) {
+      t_out = tt;
+    }
+  }
+  if (!(t_in <= t_out) || t_in <= tmin || t_in >= tmax) return false;
+  *t = t_in;
+  memcpy(n, nin, sizeof nin);
+  return true;
+}
+
 /* Nearest hit of a world ray with a primitive: t and world normal. */
 static bool hit_prim(const prim_t *pr, const double o[3], const double d[3], double tmin, double tmax, double *t,
                      double n[3]) {
@@ -258,6 +320,8 @@ static bool hit_prim(const prim_t *pr, const double o[3], const double d[3], dou
     case CLT_SHAPE_CAPSULE: hit = hit_capsule(ol, dl, s->radius, 0.5 * s->length, tmin, tmax, t, nl); break;
     case CLT_SHAPE_ELLIPSOID: hit = hit_ellipsoid(ol, dl, s->semi_axes, tmin, tmax, t, nl); break;
     case CLT_SHAPE_TORUS: hit = hit_torus(ol, dl, s->major_radius, s->minor_radius, tmin, tmax, t, nl); break;
+    case CLT_SHAPE_CYLINDER: hit = hit_cylinder(ol, dl, s->radius, 0.5 * s->length, tmin, tmax, t, nl); break;
+    case CLT_SHAPE_POLYHEDRON: hit = s->hull && hit_convex(ol, dl, s->hull, tmin, tmax, t, nl); break;
     default: break;
   }
   if (hit) clt_viz_quat_rotate(pr->q, nl, n);
@@ -404,6 +468,8 @@ static double bounding_radius(const clt_viz_shape_t *s) {
     case CLT_SHAPE_CAPSULE: return s->radius + 0.5 * s->length;
     case CLT_SHAPE_ELLIPSOID: return fmax(s->semi_axes[0], fmax(s->semi_axes[1], s->semi_axes[2]));
     case CLT_SHAPE_TORUS: return s->major_radius + s->minor_radius;
+    case CLT_SHAPE_CYLINDER: return hypot(s->radius, 0.5 * s->length);
+    case CLT_SHAPE_POLYHEDRON: return clt_viz_hull_radius(s->hull);
     default: return 0;
   }
 }

@@ -151,6 +151,7 @@ void clt_viz_run_free(clt_viz_run_t *run) {
   free(run->body_type);
   free(run->body_first_shape);
   free(run->body_shape_count);
+  for (int i = 0; run->shapes && i < run->shape_count; i++) clt_convex_release((clt_convex_t *)run->shapes[i].hull);
   free(run->shapes);
   free(run->vertices);
   free(run->frame_step);
@@ -228,6 +229,26 @@ static bool read_shapes(hid_t file, clt_viz_run_t *run) {
     run->vertices = read_doubles(file, "shapes/vertices", dims[0], 2);
     if (!run->vertices) ok = false;
   }
+  /* Polyhedra: their vertices, whose hull gives the faces back. */
+  int32_t *hcount = read_int32(file, "shapes/hull_vertex_count", k);
+  int32_t *hfirst = read_int32(file, "shapes/first_hull_vertex", k);
+  double *hull = NULL;
+  hsize_t hull_rows = 0;
+  if (ok && hcount && hfirst && clt_run_file_dims(file, "shapes/hull_vertices", dims) == 2 && dims[1] == 3) {
+    hull_rows = dims[0];
+    hull = read_doubles(file, "shapes/hull_vertices", dims[0], 3);
+  }
+  for (hsize_t i = 0; ok && i < k; i++) {
+    clt_viz_shape_t *s = &run->shapes[i];
+    if (s->type != CLT_SHAPE_POLYHEDRON) continue;
+    ok = hull && hcount[i] >= 4 && hfirst[i] >= 0 && (hsize_t)hfirst[i] + (hsize_t)hcount[i] <= hull_rows;
+    clt_convex_t *c = NULL;
+    ok = ok && clt_convex_from_points((const double(*)[3])(hull + 3 * (size_t)hfirst[i]), hcount[i], &c, NULL, 0) == CLT_OK;
+    s->hull = c;
+  }
+  free(hull);
+  free(hcount);
+  free(hfirst);
   for (hsize_t i = 0; ok && i < k; i++) {
     const clt_viz_shape_t *s = &run->shapes[i];
     if (s->type == CLT_SHAPE_POLYGON &&

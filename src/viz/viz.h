@@ -9,6 +9,7 @@
 
 #define CLT_VIZ_PI 3.14159265358979323846
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,7 +36,17 @@ typedef struct clt_viz_shape_t {
   double radius, length, major_radius, minor_radius;
   double half_extents[3], semi_axes[3], point[3], normal[3], a[3], b[3];
   int vertex_count, first_vertex; /* polygon vertices: run->vertices rows */
+  const clt_convex_t *hull;       /* polyhedron: the hull of /shapes/hull_vertices (owned by the run) */
 } clt_viz_shape_t;
+
+/* The largest distance of a polyhedron's vertices from its frame's origin (0 for NULL). */
+static inline double clt_viz_hull_radius(const clt_convex_t *c) {
+  double r = 0;
+  const double(*v)[3] = clt_convex_vertices(c);
+  for (int i = 0; i < clt_convex_vertex_count(c); i++)
+    r = fmax(r, sqrt(v[i][0] * v[i][0] + v[i][1] * v[i][1] + v[i][2] * v[i][2]));
+  return r;
+}
 
 /* Joints and spring-dampers from the stored scene JSON, drawn by the 2D renderer. Anchors are
  * converted to the body's principal frame (the frame the trajectories report), or world

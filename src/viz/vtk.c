@@ -141,6 +141,15 @@ static void torus_fn(const clt_viz_shape_t *s, int i, int j, int rows, int cols,
   out[2] = s->minor_radius * sin(v);
 }
 
+/* Cylinder: rows 0 and rows−1 are the cap centres, 1 … rows−2 rings from the top rim to the bottom. */
+static void cylinder_fn(const clt_viz_shape_t *s, int i, int j, int rows, int cols, double out[3]) {
+  double ph = 2 * VTK_PI * j / cols, h = 0.5 * s->length;
+  double rho = (i == 0 || i == rows - 1) ? 0.0 : s->radius;
+  out[0] = rho * cos(ph);
+  out[1] = rho * sin(ph);
+  out[2] = i <= 1 ? h : (i >= rows - 2 ? -h : h - 2 * h * (i - 1) / (rows - 3));
+}
+
 static void mesh_shape(mesh_t *m, const clt_viz_run_t *run, int64_t frame, int k, double plane_size) {
   clt_viz_shape_t shape;
   if (!clt_viz_frame_shape(run, frame, k, &shape)) return; /* not yet born (a growing run) */
@@ -153,6 +162,22 @@ static void mesh_shape(mesh_t *m, const clt_viz_run_t *run, int64_t frame, int k
     case CLT_SHAPE_ELLIPSOID: mesh_grid(m, s, p, q, 13, 24, ellipsoid_fn, body); break;
     case CLT_SHAPE_CAPSULE: mesh_grid(m, s, p, q, 14, 24, capsule_fn, body); break;
     case CLT_SHAPE_TORUS: mesh_grid(m, s, p, q, 33, 16, torus_fn, body); break;
+    case CLT_SHAPE_CYLINDER: mesh_grid(m, s, p, q, 5, 32, cylinder_fn, body); break;
+    case CLT_SHAPE_POLYHEDRON: {
+      if (!s->hull) break;
+      int64_t base = m->point_count;
+      const double(*v)[3] = clt_convex_vertices(s->hull);
+      for (int i = 0; i < clt_convex_vertex_count(s->hull); i++) add_local(m, p, q, v[i][0], v[i][1], v[i][2]);
+      for (int f = 0; f < clt_convex_face_count(s->hull); f++) {
+        const int *idx;
+        int n = clt_convex_face(s->hull, f, &idx);
+        int64_t ids[256];
+        if (n > 256) n = 256;
+        for (int i = 0; i < n; i++) ids[i] = base + idx[i];
+        mesh_poly(m, ids, n, body, type);
+      }
+      break;
+    }
     case CLT_SHAPE_BOX: {
       int64_t base = m->point_count;
       for (int c = 0; c < 8; c++) {
