@@ -294,6 +294,7 @@ typedef enum clt_shape_type_t {
   CLT_SHAPE_TORUS,      /* major_radius (centreline), minor_radius (tube), axis = local z */
   CLT_SHAPE_CYLINDER,   /* radius, length (flat ends at ±length/2 along local z) */
   CLT_SHAPE_POLYHEDRON, /* convex: a clt_convex_t (vertices in the shape's local frame) */
+  CLT_SHAPE_MESH,       /* a triangle mesh (clt_mesh_t); static or kinematic bodies only */
   CLT_SHAPE_TYPE_COUNT
 } clt_shape_type_t;
 
@@ -323,6 +324,27 @@ clt_status_t clt_convex_from_points(const double (*points)[3], int count, clt_co
 clt_status_t clt_convex_from_faces(const double (*vertices)[3], int vertex_count, const int *face_vertices,
                                    const int *face_start, int face_count, clt_convex_t **out, char *message,
                                    size_t message_size);
+/* A triangle mesh for environments (terrain, bowls, hoppers, drums; docs/shapes.md "Meshes"): one-sided
+ * triangles (the solid side behind each triangle's normal, counter-clockwise vertices seen from the
+ * front), with the adjacency that keeps contacts from snagging on the edges between triangles and a
+ * bounding volume hierarchy. Immutable and reference counted like clt_convex_t. */
+typedef struct clt_mesh_t clt_mesh_t;
+
+#define CLT_MAX_MESH_TRIANGLES 50000000
+
+/* From vertices and triangles (vertex indices). CLT_ERR_INVALID_ARGUMENT with the triangle or vertex
+ * named in message for a non-finite vertex, an index out of range, a triangle without area (1e-12 of
+ * the size squared), an edge shared by more than two triangles (non-manifold) or two neighbours that
+ * run their shared edge the same way (inconsistent winding), or more than CLT_MAX_MESH_TRIANGLES. */
+clt_status_t clt_mesh_create(const double (*vertices)[3], int vertex_count, const int (*triangles)[3],
+                             int triangle_count, clt_mesh_t **out, char *message, size_t message_size);
+void clt_mesh_retain(clt_mesh_t *mesh);  /* NULL: nothing */
+void clt_mesh_release(clt_mesh_t *mesh); /* NULL: nothing */
+int clt_mesh_vertex_count(const clt_mesh_t *mesh);
+int clt_mesh_triangle_count(const clt_mesh_t *mesh);
+const double (*clt_mesh_vertices(const clt_mesh_t *mesh))[3];
+const int (*clt_mesh_triangles(const clt_mesh_t *mesh))[3];
+
 void clt_convex_retain(clt_convex_t *convex);  /* NULL: nothing */
 void clt_convex_release(clt_convex_t *convex); /* frees it with the last reference; NULL: nothing */
 int clt_convex_vertex_count(const clt_convex_t *convex);
@@ -368,6 +390,7 @@ typedef struct clt_shape_def_t {
   double vertices[CLT_MAX_POLYGON_VERTICES][2];
   int vertex_count;
   const clt_convex_t *convex;  /* CLT_SHAPE_POLYHEDRON */
+  const clt_mesh_t *mesh;      /* CLT_SHAPE_MESH */
   double local_position[3];
   double local_angle;          /* 2D */
   double local_orientation[4]; /* 3D quaternion (w, x, y, z), default identity */

@@ -26,14 +26,14 @@ from .errors import (Error, InvalidArgumentError, FileError, FormatError, Solver
                      NumericalError, StaleHandleError, SceneError)
 from . import _clatter
 from .scene import (Scene, disk, halfplane, segment, ellipse, polygon, box, sphere, halfspace, capsule,
-                    ellipsoid, torus, cylinder, polyhedron)
+                    ellipsoid, torus, cylinder, polyhedron, mesh)
 from .run import read_run
 
 __version__ = _clatter.VERSION
 
 __all__ = ["World", "Scene", "read_run", "solve_lcp", "solve_fc", "load_problem", "SolveResult",
            "default_scene", "solver_names", "disk", "halfplane", "segment", "ellipse", "polygon", "box",
-           "sphere", "halfspace", "capsule", "ellipsoid", "torus", "cylinder", "polyhedron", "errors", "Error",
+           "sphere", "halfspace", "capsule", "ellipsoid", "torus", "cylinder", "polyhedron", "mesh", "errors", "Error",
            "InvalidArgumentError", "FileError", "FormatError", "SolverError", "DivergedError",
            "NumericalError", "StaleHandleError", "SceneError", "__version__"]
 

@@ -14,7 +14,7 @@ from .run import RunData as RunData, read_run as read_run
 from .scene import (Scene as Scene, box as box, capsule as capsule, disk as disk, ellipse as ellipse,
                     ellipsoid as ellipsoid, halfplane as halfplane, halfspace as halfspace, polygon as polygon,
                     segment as segment, sphere as sphere, torus as torus, cylinder as cylinder,
-                    polyhedron as polyhedron)
+                    polyhedron as polyhedron, mesh as mesh)
 
 __version__: str
 __all__: list[str]

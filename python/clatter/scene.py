@@ -17,7 +17,7 @@ import json
 import math
 
 __all__ = ["Scene", "disk", "halfplane", "segment", "ellipse", "polygon", "box", "sphere", "halfspace",
-           "capsule", "ellipsoid", "torus", "cylinder", "polyhedron"]
+           "capsule", "ellipsoid", "torus", "cylinder", "polyhedron", "mesh"]
 
 
 def _given(**fields):
@@ -108,6 +108,14 @@ def polyhedron(vertices=None, faces=None, mesh=None, scale=None, **common):
     outside, checked), or the hull of the vertices of a ``mesh`` file (OBJ, STL, PLY, ...; relative
     to the scene file). ``scale``: a number or [sx, sy, sz] multiplying the vertices."""
     return _shape("polyhedron", _given(vertices=vertices, faces=faces, mesh=mesh, scale=scale), common)
+
+
+def mesh(file=None, vertices=None, triangles=None, scale=None, **common):
+    """3D triangle mesh for static or kinematic bodies (terrain, bowls, hoppers; docs/shapes.md
+    "Meshes"): a ``file`` (OBJ, STL, PLY, ...; relative to the scene file) or ``vertices`` and
+    ``triangles`` ([[i, j, k], ...], counter-clockwise seen from the front, the solid behind).
+    ``scale``: a number or [sx, sy, sz] multiplying the vertices."""
+    return _shape("mesh", _given(file=file, vertices=vertices, triangles=triangles, scale=scale), common)
 
 
 class Scene:

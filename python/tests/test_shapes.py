@@ -91,3 +91,33 @@ def test_cylinder_rests_on_its_end():
 def test_bad_polyhedra(shape, message):
     with pytest.raises(clatter.SceneError, match=message):
         scene_with(shape).build()
+
+
+def test_mesh_ground_and_errors(tmp_path):
+    # a flat square of 2 triangles, counter-clockwise from above, as the ground
+    square = clatter.mesh(vertices=[[-2, -2, 0], [2, -2, 0], [2, 2, 0], [-2, 2, 0]], triangles=[[0, 1, 2], [0, 2, 3]])
+    sc = clatter.Scene(dimension=3, time_step=0.005, duration=0.5)
+    sc.body(type="static", shape=square)
+    sc.body(position=[0.3, 0.2, 0.3], shape=clatter.box([0.2, 0.2, 0.2]), name="b")
+    w = sc.build()
+    w.step(100)
+    assert abs(w.position[1][2] - 0.2) < 1e-9
+    out = tmp_path / "run.h5"
+    w.run(output=str(out))
+    data = clatter.read_run(str(out))
+    assert list(data.shapes["mesh_triangle_count"]) == [2, 0]
+    assert data.shapes["mesh_vertices"].shape == (4, 3)
+    # on a dynamic body, or with a wrong winding, or from a missing file
+    bad = clatter.Scene(dimension=3, time_step=0.005, duration=0.5)
+    bad.body(position=[0, 0, 1], shape=square)
+    with pytest.raises(clatter.SceneError, match=r"bodies\[0\]\.shape\.type: a mesh belongs to a static or kinematic body"):
+        bad.build()
+    flipped = clatter.mesh(vertices=[[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], triangles=[[0, 1, 2], [0, 1, 3]])
+    bad = clatter.Scene(dimension=3, time_step=0.005, duration=0.5)
+    bad.body(type="static", shape=flipped)
+    with pytest.raises(clatter.SceneError, match=r"shape\.triangles: triangles 0 and 1 run their shared edge"):
+        bad.build()
+    bad = clatter.Scene(dimension=3, time_step=0.005, duration=0.5)
+    bad.body(type="static", shape=clatter.mesh(file="missing.obj"))
+    with pytest.raises(clatter.SceneError, match=r"shape\.file: missing\.obj: cannot open the mesh file"):
+        bad.build()

@@ -5,6 +5,7 @@
 #include "collision/narrowphase_pairs.h"
 #include "collision/primitives_3d.h"
 #include "geometry/convex.h"
+#include "geometry/mesh.h"
 
 static void set_box(double lower[3], double upper[3], const double c[3], const double h[3]) {
   for (int k = 0; k < 3; k++) {
@@ -107,6 +108,22 @@ bool clt_shape_bounds(const clt_shape_def_t *shape, const clt_collide_pose_t *po
       for (int i = 0; i < c->vertex_count; i++) {
         double x[3];
         clt_m3_mulv(x, s.rotation, c->vertices[i]);
+        for (int k = 0; k < 3; k++) {
+          lower[k] = fmin(lower[k], s.position[k] + x[k]);
+          upper[k] = fmax(upper[k], s.position[k] + x[k]);
+        }
+      }
+      return true;
+    }
+    case CLT_SHAPE_MESH: { /* the placed corners of the mesh's box */
+      const clt_mesh_t *m = shape->mesh;
+      for (int k = 0; k < 3; k++) {
+        lower[k] = INFINITY;
+        upper[k] = -INFINITY;
+      }
+      for (int i = 0; i < 8; i++) {
+        double l[3] = {(i & 1) ? m->hi[0] : m->lo[0], (i & 2) ? m->hi[1] : m->lo[1], (i & 4) ? m->hi[2] : m->lo[2]}, x[3];
+        clt_m3_mulv(x, s.rotation, l);
         for (int k = 0; k < 3; k++) {
           lower[k] = fmin(lower[k], s.position[k] + x[k]);
           upper[k] = fmax(upper[k], s.position[k] + x[k]);

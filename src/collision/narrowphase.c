@@ -70,6 +70,14 @@ static const pair_entry_t pair_table[] = {
     {CLT_SHAPE_CYLINDER, CLT_SHAPE_CYLINDER, clt_collide_support},
     {CLT_SHAPE_CYLINDER, CLT_SHAPE_ELLIPSOID, clt_collide_support},
     {CLT_SHAPE_POLYHEDRON, CLT_SHAPE_ELLIPSOID, clt_collide_support},
+    /* mesh_pairs.c (meshes belong to static or kinematic bodies: with each other and with a
+     * half-space they never collide) */
+    {CLT_SHAPE_MESH, CLT_SHAPE_SPHERE, clt_collide_mesh},
+    {CLT_SHAPE_MESH, CLT_SHAPE_CAPSULE, clt_collide_mesh},
+    {CLT_SHAPE_MESH, CLT_SHAPE_BOX, clt_collide_mesh},
+    {CLT_SHAPE_MESH, CLT_SHAPE_POLYHEDRON, clt_collide_mesh},
+    {CLT_SHAPE_MESH, CLT_SHAPE_MESH, NULL},
+    {CLT_SHAPE_MESH, CLT_SHAPE_HALFSPACE, NULL},
 };
 
 static const int pair_table_size = (int)(sizeof pair_table / sizeof pair_table[0]);

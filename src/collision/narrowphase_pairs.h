@@ -71,6 +71,10 @@ int clt_collide_cylinder_sphere(const clt_placed_shape_t *a, const clt_placed_sh
 int clt_collide_support(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
                         clt_contact_point_t *out);
 
+/* A triangle mesh (static or kinematic) with a sphere, capsule, box or polyhedron (mesh_pairs.c). */
+int clt_collide_mesh(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
+                     clt_contact_point_t *out);
+
 /* Ellipsoid and torus (ring) pairs: smooth.h (smooth_ellipsoid.c, smooth_torus.c). Unlike the
  * routines above they can fail (no converged shared-normal point): they then return
  * CLT_COLLIDE_FAILED, which clt_collide passes on. */

@@ -127,7 +127,7 @@ static clt_status_t validate_shape(clt_world_t *world, const char *label, int i,
     return FAIL("%s: shapes[%d] (%s) is a %dD shape, but the world is %dD", label, i, ops->name,
                 ops->dimension, world->dimension);
   if (!ops->has_mass && body_type == CLT_BODY_DYNAMIC)
-    return FAIL("%s: shapes[%d] (%s) is unbounded: only static or kinematic bodies may carry it", label,
+    return FAIL("%s: shapes[%d] (%s) has no mass (a half-space or a mesh): only static or kinematic bodies may carry it", label,
                 i, ops->name);
   /* NaN anywhere is rejected, used field or not. */
   if (!isfinite(s->radius) || !isfinite(s->length) || !finite_n(s->half_extents, 3) ||

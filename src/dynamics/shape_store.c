@@ -23,7 +23,7 @@ _Static_assert(sizeof(clt_shape_def_t) ==
                    sizeof(double) * (2 + 3 + 3 + 2 + 3 + 3 + 3 + 3 + 2 * CLT_MAX_POLYGON_VERTICES + 3 + 1 + 4) +
                        2 * sizeof(double) /* type and vertex_count, each padded to 8 bytes */ +
                        2 * sizeof(double) /* material and the filter's three 4-byte fields */ +
-                       sizeof(void *) /* convex */,
+                       2 * sizeof(void *) /* convex, mesh */,
                "clt_shape_def_t changed: update canonical_shape in src/dynamics/shape_store.c");
 
 _Static_assert(offsetof(clt_shape_def_t, vertices) % 8 == 0 && sizeof(clt_shape_def_t) % 8 == 0,
@@ -45,6 +45,7 @@ static void canonical_shape(clt_shape_def_t *c, const clt_shape_def_t *s) {
   memcpy(c->vertices, s->vertices, sizeof c->vertices);
   c->vertex_count = s->vertex_count;
   c->convex = s->convex;
+  c->mesh = s->mesh;
   memcpy(c->local_position, s->local_position, sizeof c->local_position);
   c->local_angle = s->local_angle;
   memcpy(c->local_orientation, s->local_orientation, sizeof c->local_orientation);
@@ -144,6 +145,7 @@ static int32_t intern(clt_world_t *world, const clt_shape_def_t *def) {
   e->refs = 1;
   /* A description holds a reference to its polyhedron: the maker may release its own. */
   clt_convex_retain((clt_convex_t *)c.convex);
+  clt_mesh_retain((clt_mesh_t *)c.mesh);
   int k = bucket_of(world, hash);
   e->next = world->shape_buckets[k];
   world->shape_buckets[k] = d;
@@ -158,7 +160,9 @@ static void release(clt_world_t *world, int32_t d) {
   while (*link != d) link = &world->shape_descs[*link].next;
   *link = e->next;
   clt_convex_release((clt_convex_t *)e->def.convex);
+  clt_mesh_release((clt_mesh_t *)e->def.mesh);
   e->def.convex = NULL;
+  e->def.mesh = NULL;
   e->next = world->shape_desc_free;
   world->shape_desc_free = d;
 }
@@ -211,7 +215,10 @@ bool clt_world_set_shape(clt_world_t *world, int s, const clt_shape_def_t *def) 
 
 void clt_world_free_shapes(clt_world_t *world) {
   for (int d = 0; d < world->shape_desc_count; d++)
-    if (world->shape_descs[d].refs > 0) clt_convex_release((clt_convex_t *)world->shape_descs[d].def.convex);
+    if (world->shape_descs[d].refs > 0) {
+      clt_convex_release((clt_convex_t *)world->shape_descs[d].def.convex);
+      clt_mesh_release((clt_mesh_t *)world->shape_descs[d].def.mesh);
+    }
   free(world->shape_desc);
   free(world->shape_descs);
   free(world->shape_buckets);

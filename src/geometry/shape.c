@@ -19,6 +19,7 @@ static const clt_shape_ops_t *const shape_table[CLT_SHAPE_TYPE_COUNT] = {
     [CLT_SHAPE_TORUS] = &clt_shape_ops_torus,
     [CLT_SHAPE_CYLINDER] = &clt_shape_ops_cylinder,
     [CLT_SHAPE_POLYHEDRON] = &clt_shape_ops_polyhedron,
+    [CLT_SHAPE_MESH] = &clt_shape_ops_mesh,
 };
 
 const clt_shape_ops_t *clt_shape_ops(clt_shape_type_t type) {

@@ -46,7 +46,7 @@ extern const clt_shape_ops_t clt_shape_ops_ellipse, clt_shape_ops_ellipsoid;
 extern const clt_shape_ops_t clt_shape_ops_polygon, clt_shape_ops_box;
 extern const clt_shape_ops_t clt_shape_ops_segment, clt_shape_ops_capsule;
 extern const clt_shape_ops_t clt_shape_ops_torus;
-extern const clt_shape_ops_t clt_shape_ops_cylinder, clt_shape_ops_polyhedron;
+extern const clt_shape_ops_t clt_shape_ops_cylinder, clt_shape_ops_polyhedron, clt_shape_ops_mesh;
 extern const clt_shape_ops_t clt_shape_ops_halfplane, clt_shape_ops_halfspace;
 
 #endif

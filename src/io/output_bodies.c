@@ -128,11 +128,17 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
   int32_t *hull_count = calloc(ns, sizeof *hull_count), *first_hull = calloc(ns, sizeof *first_hull);
   double *hull = NULL; /* polyhedron vertices packed, 3 per row */
   int hull_total = 0, hull_capacity = 0;
+  int32_t *mesh_vcount = calloc(ns, sizeof *mesh_vcount), *mesh_vfirst = calloc(ns, sizeof *mesh_vfirst);
+  int32_t *mesh_tcount = calloc(ns, sizeof *mesh_tcount), *mesh_tfirst = calloc(ns, sizeof *mesh_tfirst);
+  double *mesh_v = NULL; /* mesh vertices packed, 3 per row */
+  int32_t *mesh_t = NULL; /* mesh triangles packed, 3 per row, indices into the mesh's own rows */
+  long mesh_v_total = 0, mesh_t_total = 0;
   const char **shape_types = calloc(ns, sizeof *shape_types);
   double *vertices = NULL;
   int vertex_total = 0, vertex_capacity = 0;
   if (!names || !types || !mass || !inertia || !shape_count || !first_shape || !columns || !shape_body ||
-      !vertex_count || !first_vertex || !material || !shape_types || !hull_count || !first_hull) {
+      !vertex_count || !first_vertex || !material || !shape_types || !hull_count || !first_hull || !mesh_vcount ||
+      !mesh_vfirst || !mesh_tcount || !mesh_tfirst) {
     ok = false;
   }
   int s = 0;
@@ -190,6 +196,29 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
       }
       const double(*hv)[3] = hc > 0 ? clt_convex_vertices(shape.convex) : NULL;
       for (int v = 0; v < hc; v++, hull_total++) memcpy(hull + 3 * (size_t)hull_total, hv[v], sizeof hv[v]);
+      /* mesh vertices and triangles packed likewise: /shapes/mesh_vertices, /shapes/mesh_triangles */
+      int mv = shape.type == CLT_SHAPE_MESH ? clt_mesh_vertex_count(shape.mesh) : 0;
+      int mt = shape.type == CLT_SHAPE_MESH ? clt_mesh_triangle_count(shape.mesh) : 0;
+      mesh_vcount[s] = mv;
+      mesh_vfirst[s] = (int32_t)(out->mesh_vertex_rows + mesh_v_total);
+      mesh_tcount[s] = mt;
+      mesh_tfirst[s] = (int32_t)(out->mesh_triangle_rows + mesh_t_total);
+      if (mv > 0) {
+        double *gv = realloc(mesh_v, sizeof *mesh_v * 3 * (size_t)(mesh_v_total + mv));
+        int32_t *gt = gv ? realloc(mesh_t, sizeof *mesh_t * 3 * (size_t)(mesh_t_total + mt)) : NULL;
+        if (gv) mesh_v = gv;
+        if (!gv || !gt) {
+          ok = false;
+          break;
+        }
+        mesh_t = gt;
+        memcpy(mesh_v + 3 * mesh_v_total, clt_mesh_vertices(shape.mesh), sizeof(double) * 3 * (size_t)mv);
+        const int(*tri)[3] = clt_mesh_triangles(shape.mesh);
+        for (int i = 0; i < mt; i++)
+          for (int c = 0; c < 3; c++) mesh_t[3 * (mesh_t_total + i) + c] = tri[i][c];
+        mesh_v_total += mv;
+        mesh_t_total += mt;
+      }
     }
   }
   if (ok) {
@@ -239,10 +268,28 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
     ok = ok && put_rows(g, "hull_vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &three, (hsize_t)hull_total,
                         hull ? hull : no_hull, create,
                         out->growing ? 1024 : (hsize_t)(hull_total > 0 ? hull_total : 1)) >= 0;
+    double no_mesh_v[3] = {0.0, 0.0, 0.0};
+    int32_t no_mesh_t[3] = {0, 0, 0};
+    ok = ok && put_rows(g, "mesh_vertex_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count,
+                        mesh_vcount, create, chunk_s) >= 0;
+    ok = ok && put_rows(g, "first_mesh_vertex", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count,
+                        mesh_vfirst, create, chunk_s) >= 0;
+    ok = ok && put_rows(g, "mesh_triangle_count", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count,
+                        mesh_tcount, create, chunk_s) >= 0;
+    ok = ok && put_rows(g, "first_mesh_triangle", H5T_STD_I32LE, H5T_NATIVE_INT32, 0, NULL, (hsize_t)s_count,
+                        mesh_tfirst, create, chunk_s) >= 0;
+    ok = ok && put_rows(g, "mesh_vertices", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 1, &three, (hsize_t)mesh_v_total,
+                        mesh_v ? mesh_v : no_mesh_v, create,
+                        out->growing ? 1024 : (hsize_t)(mesh_v_total > 0 ? mesh_v_total : 1)) >= 0;
+    ok = ok && put_rows(g, "mesh_triangles", H5T_STD_I32LE, H5T_NATIVE_INT32, 1, &three, (hsize_t)mesh_t_total,
+                        mesh_t ? mesh_t : no_mesh_t, create,
+                        out->growing ? 1024 : (hsize_t)(mesh_t_total > 0 ? mesh_t_total : 1)) >= 0;
     if (ok) {
       out->shape_rows += s_count;
       out->vertex_rows += vertex_total;
       out->hull_rows += hull_total;
+      out->mesh_vertex_rows += (int)mesh_v_total;
+      out->mesh_triangle_rows += (int)mesh_t_total;
     }
     if (g >= 0) H5Gclose(g);
   }
@@ -263,13 +310,19 @@ bool output_write_bodies(clt_output_t *out, const clt_world_t *world, int from, 
   free(hull_count);
   free(first_hull);
   free(hull);
+  free(mesh_vcount);
+  free(mesh_vfirst);
+  free(mesh_tcount);
+  free(mesh_tfirst);
+  free(mesh_v);
+  free(mesh_t);
   return ok;
 }
 
 /* A growing run's /bodies and /shapes cut back to the bodies of the restored state (rows written
  * for bodies added after the checkpoint go). */
 bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
-  int shapes = 0, vertices = 0, hull = 0;
+  int shapes = 0, vertices = 0, hull = 0, mesh_vertices = 0, mesh_triangles = 0;
   for (int i = 0; i < out->body_count; i++) {
     clt_body_info_t info;
     if (!output_body_info(world, i, &info)) return false;
@@ -278,6 +331,10 @@ bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
       if (clt_body_get_shape(world, out->bodies[i], k, &shape) != CLT_OK) return false;
       if (shape.type == CLT_SHAPE_POLYGON) vertices += shape.vertex_count;
       if (shape.type == CLT_SHAPE_POLYHEDRON) hull += clt_convex_vertex_count(shape.convex);
+      if (shape.type == CLT_SHAPE_MESH) {
+        mesh_vertices += clt_mesh_vertex_count(shape.mesh);
+        mesh_triangles += clt_mesh_triangle_count(shape.mesh);
+      }
       shapes++;
     }
   }
@@ -286,7 +343,9 @@ bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
                                            "radius",    "length",       "half_extents", "semi_axes",   "major_radius",
                                            "minor_radius", "point",     "normal",       "a",           "b",
                                            "vertex_count", "first_vertex", "material",  "vertices",
-                                           "hull_vertex_count", "first_hull_vertex", "hull_vertices"};
+                                           "hull_vertex_count", "first_hull_vertex", "hull_vertices",
+                                           "mesh_vertex_count", "first_mesh_vertex", "mesh_triangle_count",
+                                           "first_mesh_triangle", "mesh_vertices", "mesh_triangles"};
   bool ok = true;
   for (size_t i = 0; ok && i < sizeof body_sets / sizeof *body_sets + sizeof shape_sets / sizeof *shape_sets; i++) {
     bool body = i < sizeof body_sets / sizeof *body_sets;
@@ -294,11 +353,15 @@ bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
     hsize_t keep = body                                    ? (hsize_t)out->body_count
                    : strcmp(name, "vertices") == 0       ? (hsize_t)vertices
                    : strcmp(name, "hull_vertices") == 0  ? (hsize_t)hull
+                   : strcmp(name, "mesh_vertices") == 0  ? (hsize_t)mesh_vertices
+                   : strcmp(name, "mesh_triangles") == 0 ? (hsize_t)mesh_triangles
                                                          : (hsize_t)shapes;
     /* a file written before polyhedra has no hull datasets: nothing to cut there */
     char link[64];
     snprintf(link, sizeof link, "shapes/%s", name);
-    if (!body && (strstr(name, "hull") != NULL) && H5Lexists(out->file, link, H5P_DEFAULT) <= 0) continue;
+    if (!body && (strstr(name, "hull") != NULL || strstr(name, "mesh") != NULL) &&
+        H5Lexists(out->file, link, H5P_DEFAULT) <= 0)
+      continue;
     hid_t g = H5Gopen2(out->file, body ? "bodies" : "shapes", H5P_DEFAULT);
     hid_t d = g >= 0 ? H5Dopen2(g, name, H5P_DEFAULT) : -1;
     ok = d >= 0 && output_table_rows(d) >= keep && output_truncate_rows(d, keep) >= 0;
@@ -308,6 +371,8 @@ bool output_cut_bodies(clt_output_t *out, const clt_world_t *world) {
   out->shape_rows = shapes;
   out->vertex_rows = vertices;
   out->hull_rows = hull;
+  out->mesh_vertex_rows = mesh_vertices;
+  out->mesh_triangle_rows = mesh_triangles;
   return ok;
 }
 

@@ -139,6 +139,7 @@ struct clt_output_t {
   const clt_colony_t *colony; /* its state goes into each checkpoint (clt_output_attach_colony) */
   int shape_rows, vertex_rows; /* rows of /shapes and /shapes/vertices written */
   int hull_rows;               /* rows of /shapes/hull_vertices written */
+  int mesh_vertex_rows, mesh_triangle_rows; /* rows of /shapes/mesh_vertices, mesh_triangles */
   /* /trajectory/joint_state: the world's joints (a fixed set: no growing run has joints), and
    * whether the series is written (false on resuming a file that has none) */
   int joint_count;

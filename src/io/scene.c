@@ -232,7 +232,10 @@ void clt_scene_release_bodies(clt_scene_t *scene) {
   for (int i = 0; i < scene->body_count; i++) {
     if (!scene->bodies[i].shared_shapes && scene->bodies[i].shapes)
       for (int k = 0; k < scene->bodies[i].def.shape_count; k++)
+      {
         clt_convex_release((clt_convex_t *)scene->bodies[i].shapes[k].convex);
+        clt_mesh_release((clt_mesh_t *)scene->bodies[i].shapes[k].mesh);
+      }
     if (!scene->bodies[i].shared_shapes) free(scene->bodies[i].shapes);
     if (!scene->bodies[i].shared_shapes) free(scene->bodies[i].keyframes);
     free(scene->bodies[i].name);

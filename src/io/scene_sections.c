@@ -1,5 +1,6 @@
 /* One reader per section of a scene file (docs/scene-format.md): method, law, materials, bodies and
  * their shapes and grids, joints, forces, output and colony, each into world.h definitions. */
+#define _XOPEN_SOURCE 700 /* realpath: file paths stored absolute in the resolved scene */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -361,6 +362,7 @@ static const char *const fields_box[] = {"half_extents", NULL};
 static const char *const fields_capsule[] = {"radius", "length", NULL};
 static const char *const fields_torus[] = {"major_radius", "minor_radius", NULL};
 static const char *const fields_polyhedron[] = {"vertices", "faces", "mesh", "scale", NULL};
+static const char *const fields_mesh[] = {"vertices", "triangles", "file", "scale", NULL};
 
 static const shape_kind_t shape_kinds[] = {
     {"disk", 2, CLT_SHAPE_DISK, fields_radius},
@@ -377,6 +379,7 @@ static const shape_kind_t shape_kinds[] = {
     {"torus", 3, CLT_SHAPE_TORUS, fields_torus},
     {"cylinder", 3, CLT_SHAPE_CYLINDER, fields_capsule},
     {"polyhedron", 3, CLT_SHAPE_POLYHEDRON, fields_polyhedron},
+    {"mesh", 3, CLT_SHAPE_MESH, fields_mesh},
 };
 #define SHAPE_KIND_COUNT ((int)(sizeof shape_kinds / sizeof shape_kinds[0]))
 
@@ -408,6 +411,109 @@ static bool read_polygon(ctx_t *ctx, const cJSON *s, const char *p, clt_shape_de
   return true;
 }
 
+/* The path of a file named in the scene: relative to the scene file's directory (the current
+ * directory for a scene from text). */
+static void scene_relative(const ctx_t *ctx, const char *file, char *full, size_t size) {
+  const char *slash = ctx->source ? strrchr(ctx->source, '/') : NULL;
+  if (file[0] != '/' && slash)
+    snprintf(full, size, "%.*s/%s", (int)(slash - ctx->source), ctx->source, file);
+  else
+    snprintf(full, size, "%s", file);
+}
+
+/* The resolved scene holds a file's absolute path, so that it reads again (a run file's stored scene,
+ * a resume) from any directory. */
+static void store_absolute(const cJSON *item, const char *full) {
+  char *absolute = realpath(full, NULL);
+  if (absolute) cJSON_SetValuestring((cJSON *)item, absolute);
+  free(absolute);
+}
+
+/* "scale": a positive number or [sx, sy, sz] (default 1). */
+static bool read_scale(ctx_t *ctx, const cJSON *s, const char *p, double scale[3]) {
+  scale[0] = scale[1] = scale[2] = 1.0;
+  const cJSON *sj = scn_get(s, "scale");
+  if (sj && cJSON_IsNumber(sj)) {
+    if (!scn_read_number(ctx, s, p, "scale", &scale[0], RANGE_POSITIVE, true)) return false;
+    scale[1] = scale[2] = scale[0];
+    return true;
+  }
+  return !sj || scn_read_vector(ctx, s, p, "scale", 3, scale, RANGE_POSITIVE, true);
+}
+
+/* A triangle mesh (docs/shapes.md "Meshes"): "vertices" and "triangles", or "file" (relative to the
+ * scene), times "scale". */
+static bool read_mesh(ctx_t *ctx, const cJSON *s, const char *p, clt_shape_def_t *def) {
+  const cJSON *vj = scn_get(s, "vertices"), *tj = scn_get(s, "triangles"), *fj = scn_get(s, "file");
+  char pv[PATH_SIZE], pt[PATH_SIZE], pf[PATH_SIZE];
+  scn_join_key(pv, p, "vertices");
+  scn_join_key(pt, p, "triangles");
+  scn_join_key(pf, p, "file");
+  if ((vj || tj) == (fj != NULL) || (vj && !tj) || (tj && !vj))
+    return scn_fail(ctx, p, "a mesh takes either \"vertices\" and \"triangles\" or \"file\"");
+  double scale[3];
+  if (!read_scale(ctx, s, p, scale)) return false;
+  double(*v)[3] = NULL;
+  int(*t)[3] = NULL, nv = 0, nt = 0;
+  char reason[512] = "";
+  const char *where = pv;
+  if (fj) {
+    const char *file = NULL;
+    if (!scn_read_string(ctx, s, p, "file", &file, true)) return false;
+    char full[4096];
+    scene_relative(ctx, file, full, sizeof full);
+    if (clt_mesh_file_read(full, scale, &v, &nv, &t, &nt, reason, sizeof reason) != CLT_OK)
+      return scn_fail(ctx, pf, "%s", reason);
+    store_absolute(fj, full);
+    where = pf;
+  } else {
+    nv = cJSON_IsArray(vj) ? cJSON_GetArraySize(vj) : -1;
+    nt = cJSON_IsArray(tj) ? cJSON_GetArraySize(tj) : -1;
+    if (nv < 3) return scn_fail(ctx, pv, "must be an array of at least 3 [x, y, z] points");
+    if (nt < 1) return scn_fail(ctx, pt, "must be an array of [i, j, k] vertex index triples");
+    v = malloc((size_t)nv * sizeof *v);
+    t = malloc((size_t)nt * sizeof *t);
+    bool ok = v && t;
+    int i = 0;
+    for (const cJSON *c = vj->child; ok && c; c = c->next, i++) {
+      char pi[PATH_SIZE];
+      scn_join_index(pi, pv, i);
+      ok = scn_vector_value(ctx, c, pi, 3, v[i]);
+      for (int k = 0; ok && k < 3; k++) v[i][k] *= scale[k];
+    }
+    i = 0;
+    for (const cJSON *c = tj->child; ok && c; c = c->next, i++) {
+      char pi[PATH_SIZE];
+      scn_join_index(pi, pt, i);
+      int k = 0;
+      ok = cJSON_IsArray(c) && cJSON_GetArraySize(c) == 3;
+      for (const cJSON *e = ok ? c->child : NULL; ok && e; e = e->next, k++) {
+        double d = cJSON_IsNumber(e) ? e->valuedouble : -1.0;
+        ok = d >= 0 && d < nv && d == floor(d);
+        if (ok) t[i][k] = (int)d;
+      }
+      if (!ok) {
+        free(v);
+        free(t);
+        return scn_fail(ctx, pi, "must be 3 vertex indices, integers in [0, %d)", nv);
+      }
+    }
+    if (!ok) {
+      free(v);
+      free(t);
+      return ctx->failed ? false : scn_fail(ctx, p, "out of memory");
+    }
+    where = pt;
+  }
+  clt_mesh_t *mesh = NULL;
+  clt_status_t status = clt_mesh_create((const double(*)[3])v, nv, (const int(*)[3])t, nt, &mesh, reason, sizeof reason);
+  free(v);
+  free(t);
+  if (status != CLT_OK) return scn_fail(ctx, where, "%s", reason);
+  def->mesh = mesh; /* the scene's reference, released with its bodies */
+  return true;
+}
+
 /* A polyhedron (docs/shapes.md): "vertices" (hulled, or with "faces" checked as given) or "mesh" (a
  * file whose vertices are hulled, the path relative to the scene file), times "scale". */
 static bool read_polyhedron(ctx_t *ctx, const cJSON *s, const char *p, clt_shape_def_t *def) {
@@ -419,29 +525,19 @@ static bool read_polyhedron(ctx_t *ctx, const cJSON *s, const char *p, clt_shape
   scn_join_key(ps, p, "scale");
   if (!vj == !mj) return scn_fail(ctx, p, "a polyhedron takes either \"vertices\" (and optionally \"faces\") or \"mesh\"");
   if (fj && !vj) return scn_fail(ctx, pf, "faces go with \"vertices\" (a mesh file's vertices are hulled)");
-  double scale[3] = {1.0, 1.0, 1.0};
-  const cJSON *sj = scn_get(s, "scale");
-  if (sj && cJSON_IsNumber(sj)) {
-    if (!scn_read_number(ctx, s, p, "scale", &scale[0], RANGE_POSITIVE, true)) return false;
-    scale[1] = scale[2] = scale[0];
-  } else if (sj && !scn_read_vector(ctx, s, p, "scale", 3, scale, RANGE_POSITIVE, true)) {
-    return false;
-  }
+  double scale[3];
+  if (!read_scale(ctx, s, p, scale)) return false;
   char reason[512] = "";
   clt_convex_t *convex = NULL;
   clt_status_t status;
   if (mj) {
     const char *file = NULL;
     if (!scn_read_string(ctx, s, p, "mesh", &file, true)) return false;
-    /* Relative to the directory of the scene file (the current directory for a scene from text). */
     char full[4096];
-    const char *slash = ctx->source ? strrchr(ctx->source, '/') : NULL;
-    if (file[0] != '/' && slash)
-      snprintf(full, sizeof full, "%.*s/%s", (int)(slash - ctx->source), ctx->source, file);
-    else
-      snprintf(full, sizeof full, "%s", file);
+    scene_relative(ctx, file, full, sizeof full);
     status = clt_convex_from_file(full, scale, &convex, reason, sizeof reason);
     if (status != CLT_OK) return scn_fail(ctx, pm, "%s", reason);
+    store_absolute(mj, full);
   } else {
     int n = cJSON_IsArray(vj) ? cJSON_GetArraySize(vj) : -1;
     if (n < 4 || n > 1000000) return scn_fail(ctx, pv, "must be an array of 4 to 10^6 [x, y, z] points");
@@ -561,7 +657,7 @@ static bool read_shape(ctx_t *ctx, const cJSON *s, const char *p, clt_body_type_
   def.filter.mask = (uint32_t)mask;
   def.filter.group = (int32_t)group;
 
-  bool plane = kind->type == CLT_SHAPE_HALFPLANE || kind->type == CLT_SHAPE_HALFSPACE;
+  bool plane = kind->type == CLT_SHAPE_HALFPLANE || kind->type == CLT_SHAPE_HALFSPACE || kind->type == CLT_SHAPE_MESH;
   if (plane && body_type == CLT_BODY_DYNAMIC) {
     return scn_fail(ctx, pt, "a %s belongs to a static or kinematic body", kind->name);
   }
@@ -618,6 +714,9 @@ static bool read_shape(ctx_t *ctx, const cJSON *s, const char *p, clt_body_type_
       break;
     case CLT_SHAPE_POLYHEDRON:
       if (!read_polyhedron(ctx, s, p, &def)) return false;
+      break;
+    case CLT_SHAPE_MESH:
+      if (!read_mesh(ctx, s, p, &def)) return false;
       break;
     case CLT_SHAPE_TORUS:
       if (!scn_read_number(ctx, s, p, "major_radius", &def.major_radius, RANGE_POSITIVE, true)) return false;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "geometry/mesh.h"
 #include "viz/viz.h"
 
 #define TILE 16           /* pixels per side of a screen tile for the shape lists */
@@ -292,6 +293,62 @@ static bool hit_convex(const double o[3], const double d[3], const clt_convex_t 
   return true;
 }
 
+/* A triangle mesh through its hierarchy (both sides drawn): the nearest triangle along the ray
+ * (Möller–Trumbore), the normal turned towards the viewer. */
+static bool hit_mesh(const double o[3], const double d[3], const clt_mesh_t *m, double tmin, double tmax, double *t,
+                     double n[3]) {
+  int stack[128], top = 0;
+  stack[top++] = 0;
+  bool hit = false;
+  double best = tmax, inv[3];
+  for (int k = 0; k < 3; k++) inv[k] = 1.0 / d[k];
+  while (top > 0) {
+    const clt_mesh_node_t *node = &m->nodes[stack[--top]];
+    double t0 = tmin, t1 = best;
+    for (int k = 0; k < 3 && t0 <= t1; k++) {
+      double a = (node->lo[k] - o[k]) * inv[k], b = (node->hi[k] - o[k]) * inv[k];
+      if (a > b) {
+        double x = a;
+        a = b;
+        b = x;
+      }
+      t0 = fmax(t0, a);
+      t1 = fmin(t1, b);
+    }
+    if (!(t0 <= t1)) continue;
+    if (node->count == 0) {
+      if (top + 2 <= 128) {
+        stack[top++] = node->first + 1;
+        stack[top++] = node->first;
+      }
+      continue;
+    }
+    for (int i = node->first; i < node->first + node->count; i++) {
+      const int *tri = m->triangles[m->order[i]];
+      const double *a = m->vertices[tri[0]], *b = m->vertices[tri[1]], *c = m->vertices[tri[2]];
+      double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      double p[3] = {d[1] * e2[2] - d[2] * e2[1], d[2] * e2[0] - d[0] * e2[2], d[0] * e2[1] - d[1] * e2[0]};
+      double det = dot3(e1, p);
+      if (fabs(det) < 1e-300) continue;
+      double s[3] = {o[0] - a[0], o[1] - a[1], o[2] - a[2]}, u = dot3(s, p) / det;
+      if (u < 0 || u > 1) continue;
+      double q[3] = {s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0]};
+      double v = dot3(d, q) / det;
+      if (v < 0 || u + v > 1) continue;
+      double tt = dot3(e2, q) / det;
+      if (tt > tmin && tt < best) {
+        best = tt;
+        const double *nn = m->normal[m->order[i]];
+        double sign = dot3(nn, d) > 0 ? -1.0 : 1.0;
+        for (int k = 0; k < 3; k++) n[k] = sign * nn[k];
+        hit = true;
+      }
+    }
+  }
+  if (hit) *t = best;
+  return hit;
+}
+
 /* Nearest hit of a world ray with a primitive: t and world normal. */
 static bool hit_prim(const prim_t *pr, const double o[3], const double d[3], double tmin, double tmax, double *t,
                      double n[3]) {
@@ -322,6 +379,7 @@ static bool hit_prim(const prim_t *pr, const double o[3], const double d[3], dou
     case CLT_SHAPE_TORUS: hit = hit_torus(ol, dl, s->major_radius, s->minor_radius, tmin, tmax, t, nl); break;
     case CLT_SHAPE_CYLINDER: hit = hit_cylinder(ol, dl, s->radius, 0.5 * s->length, tmin, tmax, t, nl); break;
     case CLT_SHAPE_POLYHEDRON: hit = s->hull && hit_convex(ol, dl, s->hull, tmin, tmax, t, nl); break;
+    case CLT_SHAPE_MESH: hit = s->mesh && hit_mesh(ol, dl, s->mesh, tmin, tmax, t, nl); break;
     default: break;
   }
   if (hit) clt_viz_quat_rotate(pr->q, nl, n);
@@ -470,6 +528,7 @@ static double bounding_radius(const clt_viz_shape_t *s) {
     case CLT_SHAPE_TORUS: return s->major_radius + s->minor_radius;
     case CLT_SHAPE_CYLINDER: return hypot(s->radius, 0.5 * s->length);
     case CLT_SHAPE_POLYHEDRON: return clt_viz_hull_radius(s->hull);
+    case CLT_SHAPE_MESH: return clt_viz_mesh_radius(s->mesh);
     default: return 0;
   }
 }

@@ -109,6 +109,7 @@ static double shape_bounding_radius(const clt_viz_run_t *run, const clt_viz_shap
     case CLT_SHAPE_TORUS: return s->major_radius + s->minor_radius;
     case CLT_SHAPE_CYLINDER: return hypot(s->radius, 0.5 * s->length);
     case CLT_SHAPE_POLYHEDRON: return clt_viz_hull_radius(s->hull);
+    case CLT_SHAPE_MESH: return clt_viz_mesh_radius(s->mesh);
     case CLT_SHAPE_SEGMENT: return s->radius + fmax(hypot(s->a[0], s->a[1]), hypot(s->b[0], s->b[1]));
     case CLT_SHAPE_POLYGON: {
       double r = 0;

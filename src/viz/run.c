@@ -151,7 +151,10 @@ void clt_viz_run_free(clt_viz_run_t *run) {
   free(run->body_type);
   free(run->body_first_shape);
   free(run->body_shape_count);
-  for (int i = 0; run->shapes && i < run->shape_count; i++) clt_convex_release((clt_convex_t *)run->shapes[i].hull);
+  for (int i = 0; run->shapes && i < run->shape_count; i++) {
+    clt_convex_release((clt_convex_t *)run->shapes[i].hull);
+    clt_mesh_release((clt_mesh_t *)run->shapes[i].mesh);
+  }
   free(run->shapes);
   free(run->vertices);
   free(run->frame_step);
@@ -249,6 +252,43 @@ static bool read_shapes(hid_t file, clt_viz_run_t *run) {
   free(hull);
   free(hcount);
   free(hfirst);
+  /* Meshes: their vertices and triangles. */
+  int32_t *mvc = read_int32(file, "shapes/mesh_vertex_count", k), *mvf = read_int32(file, "shapes/first_mesh_vertex", k);
+  int32_t *mtc = read_int32(file, "shapes/mesh_triangle_count", k), *mtf = read_int32(file, "shapes/first_mesh_triangle", k);
+  double *mv = NULL;
+  int32_t *mt = NULL;
+  hsize_t mv_rows = 0, mt_rows = 0;
+  if (ok && mvc && mvf && mtc && mtf && clt_run_file_dims(file, "shapes/mesh_vertices", dims) == 2 && dims[1] == 3) {
+    mv_rows = dims[0];
+    mv = read_doubles(file, "shapes/mesh_vertices", dims[0], 3);
+    if (clt_run_file_dims(file, "shapes/mesh_triangles", dims) == 2 && dims[1] == 3) {
+      mt_rows = dims[0];
+      mt = clt_run_file_read(file, "shapes/mesh_triangles", H5T_NATIVE_INT32, sizeof(int32_t), dims[0], 3);
+    }
+  }
+  for (hsize_t i = 0; ok && i < k; i++) {
+    clt_viz_shape_t *s = &run->shapes[i];
+    if (s->type != CLT_SHAPE_MESH) continue;
+    ok = mv && mt && mvc[i] >= 3 && mtc[i] >= 1 && mvf[i] >= 0 && mtf[i] >= 0 &&
+         (hsize_t)mvf[i] + (hsize_t)mvc[i] <= mv_rows && (hsize_t)mtf[i] + (hsize_t)mtc[i] <= mt_rows;
+    clt_mesh_t *m = NULL;
+    if (ok) {
+      int(*tri)[3] = malloc(sizeof *tri * (size_t)mtc[i]);
+      ok = tri != NULL;
+      for (int j = 0; ok && j < mtc[i]; j++)
+        for (int c = 0; c < 3; c++) tri[j][c] = mt[3 * ((size_t)mtf[i] + (size_t)j) + (size_t)c];
+      ok = ok && clt_mesh_create((const double(*)[3])(mv + 3 * (size_t)mvf[i]), mvc[i], (const int(*)[3])tri, mtc[i],
+                                 &m, NULL, 0) == CLT_OK;
+      free(tri);
+    }
+    s->mesh = m;
+  }
+  free(mv);
+  free(mt);
+  free(mvc);
+  free(mvf);
+  free(mtc);
+  free(mtf);
   for (hsize_t i = 0; ok && i < k; i++) {
     const clt_viz_shape_t *s = &run->shapes[i];
     if (s->type == CLT_SHAPE_POLYGON &&

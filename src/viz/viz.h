@@ -37,6 +37,7 @@ typedef struct clt_viz_shape_t {
   double half_extents[3], semi_axes[3], point[3], normal[3], a[3], b[3];
   int vertex_count, first_vertex; /* polygon vertices: run->vertices rows */
   const clt_convex_t *hull;       /* polyhedron: the hull of /shapes/hull_vertices (owned by the run) */
+  const clt_mesh_t *mesh;         /* mesh: /shapes/mesh_vertices and mesh_triangles (owned by the run) */
 } clt_viz_shape_t;
 
 /* The largest distance of a polyhedron's vertices from its frame's origin (0 for NULL). */
@@ -44,6 +45,15 @@ static inline double clt_viz_hull_radius(const clt_convex_t *c) {
   double r = 0;
   const double(*v)[3] = clt_convex_vertices(c);
   for (int i = 0; i < clt_convex_vertex_count(c); i++)
+    r = fmax(r, sqrt(v[i][0] * v[i][0] + v[i][1] * v[i][1] + v[i][2] * v[i][2]));
+  return r;
+}
+
+/* The largest distance of a mesh's vertices from its frame's origin (0 for NULL). */
+static inline double clt_viz_mesh_radius(const clt_mesh_t *m) {
+  double r = 0;
+  const double(*v)[3] = clt_mesh_vertices(m);
+  for (int i = 0; i < clt_mesh_vertex_count(m); i++)
     r = fmax(r, sqrt(v[i][0] * v[i][0] + v[i][1] * v[i][1] + v[i][2] * v[i][2]));
   return r;
 }

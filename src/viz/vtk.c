@@ -163,6 +163,18 @@ static void mesh_shape(mesh_t *m, const clt_viz_run_t *run, int64_t frame, int k
     case CLT_SHAPE_CAPSULE: mesh_grid(m, s, p, q, 14, 24, capsule_fn, body); break;
     case CLT_SHAPE_TORUS: mesh_grid(m, s, p, q, 33, 16, torus_fn, body); break;
     case CLT_SHAPE_CYLINDER: mesh_grid(m, s, p, q, 5, 32, cylinder_fn, body); break;
+    case CLT_SHAPE_MESH: {
+      if (!s->mesh) break;
+      int64_t base = m->point_count;
+      const double(*v)[3] = clt_mesh_vertices(s->mesh);
+      const int(*t)[3] = clt_mesh_triangles(s->mesh);
+      for (int i = 0; i < clt_mesh_vertex_count(s->mesh); i++) add_local(m, p, q, v[i][0], v[i][1], v[i][2]);
+      for (int f = 0; f < clt_mesh_triangle_count(s->mesh); f++) {
+        int64_t ids[3] = {base + t[f][0], base + t[f][1], base + t[f][2]};
+        mesh_poly(m, ids, 3, body, type);
+      }
+      break;
+    }
     case CLT_SHAPE_POLYHEDRON: {
       if (!s->hull) break;
       int64_t base = m->point_count;
