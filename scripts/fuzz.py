@@ -9,7 +9,9 @@ their stderr (bad_SEED_CASE.* and .err). Outside CI: a few minutes per thousand 
   scene  `clatter run CASE.json --max-steps 3`: the scenes (--scenes), mutated as JSON trees (a
          value replaced by another type, a huge, negative, zero or non-finite number, a key
          deleted or duplicated under another name, an array element appended) or as text
-         (truncated, bytes overwritten).
+         (truncated, bytes overwritten). Exit status 3 (diverged, with a message) is accepted too:
+         a mutated scene can be a valid one whose bodies start deep in each other (a polyhedron's
+         vertex moved 9 km out).
   lcp    `clatter lcp [--solver S] --max-iterations 300 CASE`: the shared data files (Siconos
          .dat by tokens and truncation, FCLIB .hdf5 by overwritten bytes and truncation).
   run    `clatter info CASE.h5` and `clatter run --resume CASE.h5 --max-steps 3`: the run file of
@@ -234,7 +236,7 @@ def main():
                 rc, err = p.returncode, (p.stderr + p.stdout).decode(errors="replace")
                 if "Sanitizer" in err or "runtime error" in err:
                     problem = "sanitizer report"
-                elif rc < 0 or rc > (3 if a.mode == "colony" else 2):
+                elif rc < 0 or rc > (3 if a.mode in ("colony", "scene") else 2):
                     problem = f"exit status {rc}"
                 elif rc != 0 and not p.stderr.strip():
                     problem = "failed without a message"

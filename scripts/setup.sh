@@ -8,6 +8,7 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 packages=(build-essential cmake pkg-config libcjson-dev libhdf5-dev hdf5-tools
           libqhull-dev # convex hulls of polyhedra: src/geometry/convex.c
           libassimp-dev # mesh files (OBJ, STL, PLY, ...): src/io/mesh_file.c
+          libxml2-dev # URDF robot descriptions: src/io/scene_urdf.c
           liblapack-dev libopenblas-dev python3 python3-numpy python3-h5py
           # the Python package (python/, docs/python.md): its headers, tests, installer and examples
           python3-dev python3-pytest python3-venv python3-setuptools python3-wheel python3-matplotlib

@@ -34,10 +34,11 @@ static void on_signal(int signo) {
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: clatter run [SCENE.json] [options]\n"
+          "usage: clatter run [SCENE.json | ROBOT.urdf] [options]\n"
           "\n"
           "Runs SCENE.json (without it: the built-in default scene, scenes/examples/default.json)\n"
-          "and writes trajectories and per-step diagnostics to OUT.h5 and OUT.csv.\n"
+          "and writes trajectories and per-step diagnostics to OUT.h5 and OUT.csv. ROBOT.urdf runs the\n"
+          "robot alone, its base fixed on a ground plane, 2 s at h = 1 ms (docs/shapes.md \"URDF\").\n"
           "\n"
           "options:\n"
           "  -o, --output OUT.h5      output file (default: the scene's output.path, a path relative\n"
@@ -404,7 +405,23 @@ static int run(int argc, char **argv) {
     clt_scene_overrides_t overrides = {args.sets, args.set_count, args.params, args.param_count};
     char *stored = NULL;
     const char *prefix = ""; /* of the message of a scene that could not be read */
-    if (args.scene_path) {
+    size_t path_length = args.scene_path ? strlen(args.scene_path) : 0;
+    if (args.scene_path && path_length > 5 && strcmp(args.scene_path + path_length - 5, ".urdf") == 0) {
+      /* A robot alone (docs/shapes.md "URDF"): its fixed base on a ground plane, 2 s at h = 1 ms;
+       * --set changes any of it (urdf[0].fixed_base=false, duration=10, ...). */
+      char text[8192], name[256];
+      const char *base = strrchr(args.scene_path, '/');
+      base = base ? base + 1 : args.scene_path;
+      snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 5), base);
+      for (char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-')) *c = '_';
+      snprintf(text, sizeof text,
+               "{\"name\": \"%s\", \"dimension\": 3, \"time_step\": 0.001, \"duration\": 2.0, \"bodies\": "
+               "[{\"name\": \"ground\", \"type\": \"static\", \"shape\": {\"type\": \"halfspace\", \"normal\": [0, 0, 1]}}], "
+               "\"urdf\": [{\"file\": \"%s\"}]}",
+               name, base);
+      status = clt_scene_parse(text, args.scene_path, &overrides, &scene, message, sizeof message);
+    } else if (args.scene_path) {
       status = clt_scene_load(args.scene_path, &overrides, &scene, message, sizeof message);
     } else if (args.start_path) {
       stored = clt_output_read_scene_json(args.start_path, message, sizeof message);
@@ -427,6 +444,13 @@ static int run(int argc, char **argv) {
     if (status != CLT_OK) {
       fprintf(stderr, "%s%s\n", prefix, reason(message, status));
       return exit_for_status(status);
+    }
+    /* What the scene's URDF models carry and clatter does not use (docs/shapes.md "URDF"). */
+    for (const char *n = clt_scene_notes(scene); !args.quiet && *n;) {
+      const char *end = strchr(n, '\n');
+      int len = end ? (int)(end - n) : (int)strlen(n);
+      fprintf(stderr, "clatter run: note: %.*s\n", len, n);
+      n += len + (end ? 1 : 0);
     }
     status = clt_scene_create_world(scene, log_to_stderr, NULL, &world, message, sizeof message);
     if (status != CLT_OK) {

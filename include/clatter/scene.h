@@ -71,6 +71,10 @@ clt_status_t clt_scene_load(const char *path, const clt_scene_overrides_t *overr
 
 void clt_scene_destroy(clt_scene_t *scene);
 
+/* What the reader read but does not use, one line each (a URDF model's visual elements, materials,
+ * transmissions, joint dynamics, ...: docs/shapes.md "URDF"); "" if nothing. */
+const char *clt_scene_notes(const clt_scene_t *scene);
+
 /* The resolved scene (overrides applied, parameters substituted) as JSON text whose numbers
  * round-trip exactly: parsing it again (without overrides) gives the same world, bit for bit.
  * Owned by the scene. */

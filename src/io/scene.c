@@ -249,6 +249,7 @@ void clt_scene_release_bodies(clt_scene_t *scene) {
 void clt_scene_destroy(clt_scene_t *scene) {
   if (!scene) return;
   free(scene->source);
+  free(scene->notes);
   free(scene->name);
   free(scene->json);
   free(scene->output_path);
@@ -374,6 +375,7 @@ clt_status_t clt_scene_parse(const char *text, const char *source, const clt_sce
       scn_param_index_free(&index);
     }
   }
+  if (ok) ok = scn_expand_urdf(&ctx, root);
   if (ok) ok = read_scene(&ctx, root);
   if (ok && !cJSON_GetObjectItemCaseSensitive(root, "name")) {
     /* The stored scene must not depend on its file name: write the derived name in, first. */
@@ -459,6 +461,24 @@ clt_status_t clt_scene_load(const char *path, const clt_scene_overrides_t *overr
 const char *clt_scene_json(const clt_scene_t *scene) { return scene->json; }
 const char *clt_scene_name(const clt_scene_t *scene) { return scene->name; }
 const char *clt_scene_source(const clt_scene_t *scene) { return scene->source; }
+
+const char *clt_scene_notes(const clt_scene_t *scene) { return scene && scene->notes ? scene->notes : ""; }
+
+void scn_note(ctx_t *ctx, const char *fmt, ...) {
+  char line[2048];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(line, sizeof line, fmt, args);
+  va_end(args);
+  clt_scene_t *scene = ctx->scene;
+  size_t old = scene->notes ? strlen(scene->notes) : 0, add = strlen(line);
+  char *grown = realloc(scene->notes, old + add + 2);
+  if (!grown) return;
+  memcpy(grown + old, line, add);
+  grown[old + add] = '\n';
+  grown[old + add + 1] = '\0';
+  scene->notes = grown;
+}
 int clt_scene_dimension(const clt_scene_t *scene) { return scene->world_def.dimension; }
 double clt_scene_time_step(const clt_scene_t *scene) { return scene->world_def.time_step; }
 double clt_scene_duration(const clt_scene_t *scene) { return scene->duration; }

@@ -67,6 +67,7 @@ typedef struct scene_force_t {
 
 struct clt_scene_t {
   char *source;
+  char *notes;       /* what the reader left unused (URDF elements), one line each; NULL: none */
   char *name;
   char *json;
   char *output_path;
@@ -134,6 +135,10 @@ bool scn_vector_value(ctx_t *ctx, const cJSON *item, const char *path, int n, do
 bool scn_read_vector(ctx_t *ctx, const cJSON *obj, const char *parent, const char *key, int n, double *out, range_t range, bool required);
 void scn_join_key(char *out, const char *parent, const char *key);
 bool scn_fail(ctx_t *ctx, const char *path, const char *fmt, ...);
+/* Appends a line to the scene's notes (clt_scene_notes). */
+void scn_note(ctx_t *ctx, const char *fmt, ...);
+/* Replaces the scene's "urdf" entries by the bodies and joints of their files (scene_urdf.c). */
+bool scn_expand_urdf(ctx_t *ctx, cJSON *root);
 void scn_format_number(double v, char *buf, size_t size);
 bool scn_expect_object(ctx_t *ctx, const cJSON *item, const char *path);
 const cJSON *scn_get(const cJSON *obj, const char *key);
