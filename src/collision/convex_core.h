@@ -36,6 +36,10 @@ void clt_core_free(clt_core_t *c);
  * they overlap or touch (to rounding). */
 bool clt_core_distance(const clt_core_t *a, const clt_core_t *b, double pa[3], double pb[3], double *distance);
 
+/* The barycentric weights of the point of triangle (a, b, c) closest to the origin, some 0 on an edge
+ * or a vertex (Ericson, Real-Time Collision Detection §5.1.5): GJK's sub-simplex step. */
+void clt_triangle_closest_to_origin(const double a[3], const double b[3], const double c[3], double lam[3]);
+
 /* The contacts of two cores, as the header of convex_pairs.c says; −1 on failure. */
 int clt_collide_cores(const clt_core_t *a, const clt_core_t *b, double max_distance, clt_contact_point_t *out);
 

@@ -180,10 +180,7 @@ static double segment_closest(const simplex_t *s, int i, int j, double lam[2]) {
   return clt_v3_dot(p, p);
 }
 
-/* Closest point of triangle (i, j, k) to the origin (Ericson, Real-Time Collision Detection §5.1.5):
- * the weights of the vertices, some of them 0 on an edge or a vertex. */
-static void triangle_closest(const simplex_t *s, int i, int j, int k, double lam[3]) {
-  const double *a = s->w[i], *b = s->w[j], *c = s->w[k];
+void clt_triangle_closest_to_origin(const double a[3], const double b[3], const double c[3], double lam[3]) {
   double ab[3], ac[3], ap[3], bp[3], cp[3];
   clt_v3_sub(ab, b, a);
   clt_v3_sub(ac, c, a);
@@ -232,6 +229,11 @@ static void triangle_closest(const simplex_t *s, int i, int j, int k, double lam
   lam[1] = vb * denom;
   lam[2] = vc * denom;
   lam[0] = 1.0 - lam[1] - lam[2];
+}
+
+/* Closest point of triangle (i, j, k) of s to the origin: the weights of its vertices. */
+static void triangle_closest(const simplex_t *s, int i, int j, int k, double lam[3]) {
+  clt_triangle_closest_to_origin(s->w[i], s->w[j], s->w[k], lam);
 }
 
 static void weighted(const simplex_t *s, const int *idx, const double *lam, int n, double out[3]) {

@@ -98,58 +98,6 @@ static void msupport(const clt_placed_shape_t *sa, const clt_placed_shape_t *sb,
  * simplex reduced to the points with positive weight. false: the origin is inside (n = 4). */
 static bool closest_on_simplex(mpoint_t *s, int *n, double lambda[4], double v[3]);
 
-/* Barycentric closest point of triangle (a, b, c) to the origin (Ericson §5.1.5). */
-static void tri_closest(const double *a, const double *b, const double *c, double lam[3]) {
-  double ab[3], ac[3], ap[3], bp[3], cp[3];
-  clt_v3_sub(ab, b, a);
-  clt_v3_sub(ac, c, a);
-  clt_v3_scale(ap, a, -1.0);
-  double d1 = clt_v3_dot(ab, ap), d2 = clt_v3_dot(ac, ap);
-  lam[0] = 1.0;
-  lam[1] = lam[2] = 0.0;
-  if (d1 <= 0.0 && d2 <= 0.0) return;
-  clt_v3_scale(bp, b, -1.0);
-  double d3 = clt_v3_dot(ab, bp), d4 = clt_v3_dot(ac, bp);
-  if (d3 >= 0.0 && d4 <= d3) {
-    lam[0] = 0.0;
-    lam[1] = 1.0;
-    return;
-  }
-  double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
-    double t = d1 / (d1 - d3);
-    lam[0] = 1.0 - t;
-    lam[1] = t;
-    return;
-  }
-  clt_v3_scale(cp, c, -1.0);
-  double d5 = clt_v3_dot(ab, cp), d6 = clt_v3_dot(ac, cp);
-  if (d6 >= 0.0 && d5 <= d6) {
-    lam[0] = 0.0;
-    lam[2] = 1.0;
-    return;
-  }
-  double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
-    double t = d2 / (d2 - d6);
-    lam[0] = 1.0 - t;
-    lam[2] = t;
-    return;
-  }
-  double va = d3 * d6 - d5 * d4;
-  if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
-    double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-    lam[0] = 0.0;
-    lam[1] = 1.0 - t;
-    lam[2] = t;
-    return;
-  }
-  double den = 1.0 / (va + vb + vc);
-  lam[1] = vb * den;
-  lam[2] = vc * den;
-  lam[0] = 1.0 - lam[1] - lam[2];
-}
-
 static void compact(mpoint_t *s, int *n, double lambda[4], const int *idx, const double *lam, int k) {
   mpoint_t t[4];
   memcpy(t, s, sizeof t);
@@ -175,7 +123,7 @@ static bool closest_on_simplex(mpoint_t *s, int *n, double lambda[4], double v[3
     lam[0] = 1.0 - t;
     lam[1] = t;
   } else if (k == 3) {
-    tri_closest(s[0].w, s[1].w, s[2].w, lam);
+    clt_triangle_closest_to_origin(s[0].w, s[1].w, s[2].w, lam);
   } else if (k == 4) {
     static const int faces[4][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 3, 1}, {1, 2, 3, 0}};
     double best = INFINITY, size2 = 0.0;
@@ -197,7 +145,7 @@ static bool closest_on_simplex(mpoint_t *s, int *n, double lambda[4], double v[3
       bool flat = fabs(sd) <= 1e-12 * size2 * sqrt(size2);
       if (!flat && so * sd >= 0.0) continue;
       double l3[3], p[3] = {0.0, 0.0, 0.0};
-      tri_closest(a, b, c, l3);
+      clt_triangle_closest_to_origin(a, b, c, l3);
       for (int i = 0; i < 3; i++) clt_v3_axpy(p, p, l3[i], s[faces[f][i]].w);
       double dd = clt_v3_dot(p, p);
       if (dd < best) {
