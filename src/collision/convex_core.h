@@ -43,6 +43,12 @@ void clt_triangle_closest_to_origin(const double a[3], const double b[3], const 
 /* The contacts of two cores, as the header of convex_pairs.c says; −1 on failure. */
 int clt_collide_cores(const clt_core_t *a, const clt_core_t *b, double max_distance, clt_contact_point_t *out);
 
+/* A mesh triangle (tri: its core in the world; local: its vertices in the mesh's frame; mesh: the
+ * placed mesh) against a curved shape (cylinder, ellipsoid) by support functions (convex_smooth.c):
+ * the exact pair, and a cylinder's end or side manifold on the triangle's face. −1 on failure. */
+int clt_collide_triangle_support(const clt_core_t *tri, const clt_placed_shape_t *mesh, const double local[3][3],
+                                 const clt_placed_shape_t *other, double max_distance, clt_contact_point_t *out);
+
 /* Reduces n > 4 candidate points (point i at `points` + i·stride bytes, with Φ in phi, reference
  * normal m) to 4 (their indices in keep): the deepest, the farthest from it, then the two adding the
  * largest triangle area on either side of that diagonal. Returns how many (≤ 4). */

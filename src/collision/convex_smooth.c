@@ -332,6 +332,11 @@ static bool epa(const clt_placed_shape_t *sa, const clt_placed_shape_t *sb, mpoi
   return false;
 }
 
+/* Whether a shape's support is a vertex of a polytope (box, polyhedron): not where a face touches. */
+static bool flat_support(const clt_shape_def_t *d) {
+  return d->type == CLT_SHAPE_BOX || d->type == CLT_SHAPE_POLYHEDRON;
+}
+
 /* g(n) = n·(sup_B(−n) − sup_A(n)): the support separation along n, ≤ Φ for every unit n, = Φ at
  * the optimal normal (SPEC.md §5: the distance apart, minus the depth in overlap). */
 static double separation(const clt_placed_shape_t *sa, const clt_placed_shape_t *sb, const double n[3], double pa[3],
@@ -388,8 +393,15 @@ static void polish(const clt_placed_shape_t *sa, const clt_placed_shape_t *sb, d
   if (isfinite(best) && best >= out->phi - slack - 1e6 * tol) {
     out->phi = best;
     clt_v3_copy(out->n, n);
-    clt_v3_copy(out->pa, pa);
-    clt_v3_axpy(out->pb, pa, best, n);
+    /* The witnesses from the shape whose support is one point: a polytope's support along a face
+     * normal is any point of the face (the first vertex), a curved shape's is where it touches. */
+    if (flat_support(sa->def) && !flat_support(sb->def)) {
+      clt_v3_copy(out->pb, pb);
+      clt_v3_axpy(out->pa, pb, -best, n);
+    } else {
+      clt_v3_copy(out->pa, pa);
+      clt_v3_axpy(out->pb, pa, best, n);
+    }
   }
 }
 
@@ -667,6 +679,49 @@ static int cylinder_on_face(const clt_core_t *r, int f, const clt_placed_shape_t
   return count;
 }
 
+int clt_collide_triangle_support(const clt_core_t *tri, const clt_placed_shape_t *mesh, const double local[3][3],
+                                 const clt_placed_shape_t *other, double max_distance, clt_contact_point_t *out) {
+  /* The triangle as a polyhedron of three vertices for the support functions (its size for the
+   * tolerances); the mesh's pose places it. */
+  clt_convex_t hull;
+  memset(&hull, 0, sizeof hull);
+  double v[3][3];
+  memcpy(v, local, sizeof v);
+  hull.vertices = v;
+  hull.vertex_count = 3;
+  for (int i = 0; i < 3; i++) {
+    double e[3];
+    clt_v3_sub(e, v[(i + 1) % 3], v[i]);
+    hull.size = fmax(hull.size, clt_v3_norm(e));
+    hull.bound_radius = fmax(hull.bound_radius, clt_v3_norm(v[i]));
+  }
+  clt_shape_def_t def = *mesh->def;
+  def.type = CLT_SHAPE_POLYHEDRON;
+  def.convex = &hull;
+  clt_placed_shape_t placed = *mesh;
+  placed.def = &def;
+  result_t exact;
+  if (!support_distance(&placed, other, &exact)) return CLT_COLLIDE_FAILED;
+  /* The face normal (see clt_collide_support), then a cylinder's manifold on the face. */
+  int count = 0;
+  double qa[3], qb[3], gf = separation(&placed, other, tri->fn[0], qa, qb);
+  if (gf >= exact.phi) {
+    exact.phi = gf;
+    clt_v3_copy(exact.n, tri->fn[0]);
+    clt_v3_copy(exact.pb, qb);
+    clt_v3_axpy(exact.pa, qb, -gf, exact.n);
+  }
+  if (other->def->type == CLT_SHAPE_CYLINDER && clt_v3_dot(tri->fn[0], exact.n) >= cos(1e-3))
+    count = cylinder_on_face(tri, 0, other, true, max_distance, out);
+  if (exact.phi > max_distance) return count;
+  double deepest = INFINITY;
+  for (int i = 0; i < count; i++) deepest = fmin(deepest, out[i].distance);
+  double scale = fmax(hull.size, shape_size(other->def));
+  if (count == 0 || fabs(deepest - exact.phi) > 1e-9 * scale)
+    clt_c3_set_point(&out[count++], exact.phi, exact.n, exact.pa, exact.pb, 2000000);
+  return count;
+}
+
 /* Every support-function pair: the exact point, and a flat manifold where a cylinder's cap or side
  * lies on a face of a box or polyhedron (the exact point added when the manifold misses it). */
 int clt_collide_support(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
@@ -682,39 +737,36 @@ int clt_collide_support(const clt_placed_shape_t *a, const clt_placed_shape_t *b
   if (!support_distance(a, b, &exact)) return CLT_COLLIDE_FAILED;
   if (exact.phi > max_distance) return 0;
   int count = 0;
-  /* A cylinder on a face: the face whose normal is the contact normal within 1e-3 rad. */
+  /* A polytope's face nearest the contact normal: g is kinked at a face normal (the polytope's support
+   * switches vertex there, and a cylinder's too when it lies on its side or end), where the ascent
+   * may stop ~1e-3 rad short; the face normal is the optimum whenever it separates at least as
+   * well. A cylinder whose end or side then lies on that face gets its manifold. */
   for (int side = 0; side < 2 && count == 0; side++) {
-    const clt_placed_shape_t *poly = side == 0 ? a : b, *cyl = side == 0 ? b : a;
-    if (cyl->def->type != CLT_SHAPE_CYLINDER ||
-        (poly->def->type != CLT_SHAPE_BOX && poly->def->type != CLT_SHAPE_POLYHEDRON))
-      continue;
+    const clt_placed_shape_t *poly = side == 0 ? a : b, *other = side == 0 ? b : a;
+    if (!flat_support(poly->def) || flat_support(other->def)) continue;
     clt_core_t core;
     if (!clt_core_make(poly, &core)) return CLT_COLLIDE_FAILED;
     double m[3]; /* outward from the polytope */
     clt_v3_scale(m, exact.n, side == 0 ? 1.0 : -1.0);
-    int best = -1;
-    double best_cos = cos(1e-3);
-    for (int f = 0; f < core.nf; f++) {
-      double cf = clt_v3_dot(core.fn[f], m);
-      if (cf >= best_cos) {
-        best_cos = cf;
-        best = f;
-      }
-    }
-    if (best >= 0) {
-      count = cylinder_on_face(&core, best, cyl, side == 0, max_distance, out);
-      /* The face normal itself: g is kinked there (both supports switch), where the polish may stop
-       * short; it is the optimum whenever it separates at least as well. */
-      double nf[3], qa[3], qb[3];
-      clt_v3_scale(nf, core.fn[best], side == 0 ? 1.0 : -1.0);
-      double gf = separation(a, b, nf, qa, qb);
-      if (gf >= exact.phi) {
-        exact.phi = gf;
-        clt_v3_copy(exact.n, nf);
+    int best = 0;
+    for (int f = 1; f < core.nf; f++)
+      if (clt_v3_dot(core.fn[f], m) > clt_v3_dot(core.fn[best], m)) best = f;
+    double nf[3], qa[3], qb[3];
+    clt_v3_scale(nf, core.fn[best], side == 0 ? 1.0 : -1.0);
+    double gf = separation(a, b, nf, qa, qb);
+    if (gf >= exact.phi) { /* the witnesses from the curved side (the face's support is a vertex) */
+      exact.phi = gf;
+      clt_v3_copy(exact.n, nf);
+      if (side == 0) {
+        clt_v3_copy(exact.pb, qb);
+        clt_v3_axpy(exact.pa, qb, -gf, nf);
+      } else {
         clt_v3_copy(exact.pa, qa);
         clt_v3_axpy(exact.pb, qa, gf, nf);
       }
     }
+    if (other->def->type == CLT_SHAPE_CYLINDER && fabs(clt_v3_dot(exact.n, nf)) >= cos(1e-3))
+      count = cylinder_on_face(&core, best, other, side == 0, max_distance, out);
     clt_core_free(&core);
   }
   double deepest = INFINITY;

@@ -1,8 +1,10 @@
-/* A triangle mesh against a sphere, a capsule, a box or a polyhedron (docs/shapes.md "Meshes").
+/* A triangle mesh against a sphere, a capsule, a box, a polyhedron, a cylinder or an ellipsoid
+ * (docs/shapes.md "Meshes").
  *
  * The mesh's hierarchy gives the triangles near the other shape (its bounding sphere grown by the
  * contact distance); each triangle is a flat polytope core (its two sides, three edges) against the
- * other core (convex_pairs.c). Triangles are one-sided: a point whose normal comes from behind the
+ * other core (convex_pairs.c), or by support functions against a cylinder or an ellipsoid
+ * (convex_smooth.c). Triangles are one-sided: a point whose normal comes from behind the
  * triangle is dropped. No snagging on internal edges: a point on an edge that is flat or a valley
  * between two triangles (clt_mesh_t.convex_edge), or on a vertex whose two edges in this triangle are
  * both internal, is dropped — the neighbour's face holds that part of the shape. The points of all
@@ -28,22 +30,13 @@ static const int tri_edge_faces[3][2] = {{0, 1}, {0, 1}, {0, 1}};
 typedef struct gather_t {
   const clt_mesh_t *mesh;
   const clt_placed_shape_t *placed; /* the mesh */
-  const clt_core_t *other;
+  const clt_core_t *other;          /* a polytope core; NULL for a curved shape */
+  const clt_placed_shape_t *curved; /* a cylinder or an ellipsoid */
   double max_distance, tol;
   clt_contact_point_t points[GATHER];
   int count;
   bool failed;
 } gather_t;
-
-static double point_segment2(const double x[3], const double a[3], const double b[3]) {
-  double d[3], r[3], c[3];
-  clt_v3_sub(d, b, a);
-  clt_v3_sub(r, x, a);
-  double dd = clt_v3_dot(d, d), t = dd > 0.0 ? clt_c_clamp(clt_v3_dot(r, d) / dd, 0.0, 1.0) : 0.0;
-  clt_v3_axpy(c, a, t, d);
-  clt_v3_sub(c, x, c);
-  return clt_v3_dot(c, c);
-}
 
 static bool visit(void *user, int t) {
   gather_t *g = user;
@@ -76,29 +69,34 @@ static bool visit(void *user, int t) {
   tri.scale = fmax(clt_v3_norm(e0), clt_v3_norm(e1));
   for (int k = 0; k < 3; k++) tri.centre[k] = (tri.v[0][k] + tri.v[1][k] + tri.v[2][k]) / 3.0;
   clt_contact_point_t pts[CLT_MAX_PAIR_CONTACTS];
-  int count = clt_collide_cores(&tri, g->other, g->max_distance, pts);
+  int count;
+  if (g->other) {
+    count = clt_collide_cores(&tri, g->other, g->max_distance, pts);
+  } else {
+    double local[3][3];
+    for (int c = 0; c < 3; c++) clt_v3_copy(local[c], m->vertices[m->triangles[t][c]]);
+    count = clt_collide_triangle_support(&tri, g->placed, (const double(*)[3])local, g->curved, g->max_distance, pts);
+  }
   if (count < 0) {
     g->failed = true;
     return false;
   }
-  double tol2 = g->tol * g->tol;
   for (int i = 0; i < count; i++) {
     const clt_contact_point_t *p = &pts[i];
     double c = clt_v3_dot(p->normal, n);
     if (c < -1e-9) continue; /* from behind: one-sided */
-    if (c < 1.0 - 1e-9) {    /* an edge or a vertex of the triangle: real edges only */
-      int near_edge = -1, near_vertex = -1;
-      for (int k = 0; k < 3; k++) {
-        double d[3];
-        clt_v3_sub(d, p->point_a, tri.v[k]);
-        if (clt_v3_dot(d, d) <= tol2) near_vertex = k;
-        if (point_segment2(p->point_a, tri.v[k], tri.v[(k + 1) % 3]) <= tol2) near_edge = k;
-      }
-      if (near_vertex >= 0) {
-        int k = near_vertex, before = (k + 2) % 3;
+    if (c < 1.0 - 1e-9) { /* an edge or a vertex of the triangle (its support along n): real edges only */
+      double h[3], top = -INFINITY;
+      for (int k = 0; k < 3; k++) top = fmax(top, h[k] = clt_v3_dot(p->normal, tri.v[k]));
+      bool at[3];
+      int n_at = 0;
+      for (int k = 0; k < 3; k++) n_at += at[k] = h[k] >= top - g->tol;
+      if (n_at == 2) {
+        int k = at[0] && at[1] ? 0 : at[1] && at[2] ? 1 : 2; /* the edge k → k + 1 */
+        if (!m->convex_edge[t][k]) continue;
+      } else if (n_at == 1) {
+        int k = at[0] ? 0 : at[1] ? 1 : 2, before = (k + 2) % 3;
         if (!m->convex_edge[t][k] && !m->convex_edge[t][before]) continue;
-      } else if (near_edge >= 0 && !m->convex_edge[t][near_edge]) {
-        continue;
       }
     }
     if (g->count == GATHER) { /* keep the deepest */
@@ -123,6 +121,8 @@ static double bound_radius(const clt_shape_def_t *d) {
     case CLT_SHAPE_CAPSULE: return d->radius + 0.5 * d->length;
     case CLT_SHAPE_BOX: return clt_v3_norm(d->half_extents);
     case CLT_SHAPE_POLYHEDRON: return d->convex->bound_radius;
+    case CLT_SHAPE_CYLINDER: return hypot(d->radius, 0.5 * d->length);
+    case CLT_SHAPE_ELLIPSOID: return fmax(fmax(d->semi_axes[0], d->semi_axes[1]), d->semi_axes[2]);
     default: return INFINITY;
   }
 }
@@ -140,21 +140,23 @@ int clt_collide_mesh(const clt_placed_shape_t *a, const clt_placed_shape_t *b, d
     hi[k] = c[k] + r;
   }
   clt_core_t other;
-  if (!clt_core_make(b, &other)) return CLT_COLLIDE_FAILED;
+  bool curved = b->def->type == CLT_SHAPE_CYLINDER || b->def->type == CLT_SHAPE_ELLIPSOID;
+  if (!curved && !clt_core_make(b, &other)) return CLT_COLLIDE_FAILED;
   gather_t *g = malloc(sizeof *g);
   if (!g) {
-    clt_core_free(&other);
+    if (!curved) clt_core_free(&other);
     return CLT_COLLIDE_FAILED;
   }
   g->mesh = m;
   g->placed = a;
-  g->other = &other;
+  g->other = curved ? NULL : &other;
+  g->curved = curved ? b : NULL;
   g->max_distance = max_distance;
-  g->tol = 1e-9 * fmax(m->size, other.scale);
+  g->tol = 1e-9 * fmax(m->size, curved ? 2.0 * bound_radius(b->def) : other.scale);
   g->count = 0;
   g->failed = false;
   clt_mesh_query(m, lo, hi, visit, g);
-  clt_core_free(&other);
+  if (!curved) clt_core_free(&other);
   if (g->failed) {
     free(g);
     return CLT_COLLIDE_FAILED;

@@ -76,6 +76,8 @@ static const pair_entry_t pair_table[] = {
     {CLT_SHAPE_MESH, CLT_SHAPE_CAPSULE, clt_collide_mesh},
     {CLT_SHAPE_MESH, CLT_SHAPE_BOX, clt_collide_mesh},
     {CLT_SHAPE_MESH, CLT_SHAPE_POLYHEDRON, clt_collide_mesh},
+    {CLT_SHAPE_MESH, CLT_SHAPE_CYLINDER, clt_collide_mesh},
+    {CLT_SHAPE_MESH, CLT_SHAPE_ELLIPSOID, clt_collide_mesh},
     {CLT_SHAPE_MESH, CLT_SHAPE_MESH, NULL},
     {CLT_SHAPE_MESH, CLT_SHAPE_HALFSPACE, NULL},
 };

@@ -71,7 +71,8 @@ int clt_collide_cylinder_sphere(const clt_placed_shape_t *a, const clt_placed_sh
 int clt_collide_support(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
                         clt_contact_point_t *out);
 
-/* A triangle mesh (static or kinematic) with a sphere, capsule, box or polyhedron (mesh_pairs.c). */
+/* A triangle mesh (static or kinematic) with a sphere, capsule, box, polyhedron, cylinder or ellipsoid
+ * (mesh_pairs.c). */
 int clt_collide_mesh(const clt_placed_shape_t *a, const clt_placed_shape_t *b, double max_distance,
                      clt_contact_point_t *out);
 

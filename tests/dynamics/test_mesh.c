@@ -234,8 +234,88 @@ static void bad_meshes(void) {
   clt_mesh_release(m);
 }
 
+/* A cylinder rolling down a flat mesh (gravity turned by 20°): a = (2/3) g sin θ; an ellipsoid at rest
+ * on it with its contact under its centre (the curved pairs through support functions). */
+static void curved_on_mesh(void) {
+  const double theta = 20.0 * PI / 180.0, r = 0.2, h = 1e-3;
+  clt_world_def_t wd = clt_default_world_def();
+  wd.time_step = h;
+  wd.gravity[0] = G * sin(theta);
+  wd.gravity[2] = -G * cos(theta);
+  clt_world_t *w = NULL;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  clt_mesh_t *m = flat_mesh(40, 8.0);
+  clt_shape_def_t ground = clt_default_shape_def(CLT_SHAPE_MESH);
+  ground.mesh = m;
+  clt_body_def_t gd = clt_default_body_def();
+  gd.type = CLT_BODY_STATIC;
+  gd.shapes = &ground;
+  gd.shape_count = 1;
+  CHECK(clt_world_add_body(w, &gd, NULL) == CLT_OK);
+  clt_mesh_release(m);
+  clt_shape_def_t cyl = clt_default_shape_def(CLT_SHAPE_CYLINDER), ell = clt_default_shape_def(CLT_SHAPE_ELLIPSOID);
+  cyl.radius = r;
+  cyl.length = 0.5;
+  ell.semi_axes[0] = 0.3, ell.semi_axes[1] = 0.2, ell.semi_axes[2] = 0.1;
+  clt_body_def_t bd = clt_default_body_def();
+  double s = sqrt(0.5);
+  bd.position[0] = -6.0, bd.position[1] = -0.13, bd.position[2] = r;
+  bd.orientation[0] = s, bd.orientation[1] = s; /* axis along y */
+  bd.shapes = &cyl;
+  bd.shape_count = 1;
+  clt_body_id_t c;
+  CHECK(clt_world_add_body(w, &bd, &c) == CLT_OK);
+  int steps = 1000;
+  double max_vz = 0;
+  for (int k = 0; k < steps; k++) {
+    CHECK(clt_world_step(w) == CLT_OK);
+    clt_body_state_t st;
+    clt_body_get_state(w, c, &st);
+    max_vz = fmax(max_vz, fabs(st.velocity[2]));
+  }
+  clt_body_state_t st;
+  clt_body_get_state(w, c, &st);
+  double a = 2.0 * (st.position[0] + 6.0) / (h * h * steps * (steps + 1.0)), expect = 2.0 / 3.0 * G * sin(theta);
+  printf("cylinder rolling down a flat mesh (20 deg): a = %.6f m/s^2, (2/3) g sin(theta) = %.6f (%.3f %%), largest "
+         "|v_z| %.2e m/s, height %.9f m\n", a, expect, 100 * (a / expect - 1), max_vz, st.position[2]);
+  CHECK_LE(fabs(a / expect - 1), 0.005);
+  CHECK_LE(fabs(st.position[2] - r), 1e-6);
+  /* Known (docs/shapes.md "Meshes"): crossing the cells' edges, the side manifold misses one end for
+   * single steps and the cylinder hops by up to 2.3e-3 m/s; this bound keeps it from growing. */
+  CHECK_LE(max_vz, 5e-3);
+  clt_world_destroy(w);
+  /* the ellipsoid, level ground */
+  wd.gravity[0] = 0, wd.gravity[2] = -G;
+  CHECK(clt_world_create(&wd, &w, NULL, 0) == CLT_OK);
+  m = flat_mesh(10, 2.0);
+  ground.mesh = m;
+  CHECK(clt_world_add_body(w, &gd, NULL) == CLT_OK);
+  clt_mesh_release(m);
+  clt_body_def_t ed = clt_default_body_def();
+  ed.position[0] = 0.13, ed.position[1] = 0.21, ed.position[2] = 0.1 + 1e-4;
+  ed.shapes = &ell;
+  ed.shape_count = 1;
+  clt_body_id_t e;
+  CHECK(clt_world_add_body(w, &ed, &e) == CLT_OK);
+  for (int k = 0; k < 500; k++) CHECK(clt_world_step(w) == CLT_OK);
+  clt_body_get_state(w, e, &st);
+  double off = 0;
+  for (int i = 0; i < clt_world_contact_count(w); i++) {
+    clt_contact_info_t ci;
+    clt_world_get_contact(w, i, &ci);
+    off = fmax(off, hypot(ci.point[0] - st.position[0], ci.point[1] - st.position[1]));
+  }
+  printf("ellipsoid at rest on a mesh: height %.9f m, speed %.2e m/s, contact %.2e m from under its centre\n",
+         st.position[2], hypot(hypot(st.velocity[0], st.velocity[1]), st.velocity[2]), off);
+  CHECK_NEAR(st.position[2], 0.1, 1e-6);
+  CHECK_LE(off, 1e-6);
+  CHECK(clt_world_contact_count(w) >= 1);
+  clt_world_destroy(w);
+}
+
 int main(void) {
   bad_meshes();
+  curved_on_mesh();
   flat_slide();
   bowl();
   return clt_test_finish();
