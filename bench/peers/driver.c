@@ -78,6 +78,8 @@ static int build_scene(peers_scene_t *scene, const char *kind, int n, double dur
   if (strcmp(kind, "chain") == 0) return peers_scene_chain(scene, duration);
   if (strcmp(kind, "tower") == 0) return peers_scene_tower(scene, duration);
   if (strcmp(kind, "cantilever") == 0) return peers_scene_cantilever(scene, duration);
+  if (strcmp(kind, "polystack") == 0) return peers_scene_polystack(scene, duration);
+  if (strcmp(kind, "polypile") == 0) return peers_scene_polypile(scene, n, duration);
   return -1;
 }
 
@@ -94,7 +96,7 @@ static void run_one(const peers_engine_t *engine, const char *kind, int n, const
   snprintf(r->scene, sizeof r->scene, "%s", scene.name);
   r->bodies = scene.body_count;
   r->steps_planned = scene.steps;
-  int sample_every = opt->sample_every > 0 ? opt->sample_every : (scene.kind == PEERS_PILE ? 5 : 1);
+  int sample_every = opt->sample_every > 0 ? opt->sample_every : (scene.kind == PEERS_PILE || scene.kind == PEERS_POLYPILE ? 5 : 1);
 
   double t0 = now(CLOCK_MONOTONIC);
   void *e = engine->create(&scene, &opt->engine, r->why, sizeof r->why);
@@ -185,7 +187,7 @@ static void run_one(const peers_engine_t *engine, const char *kind, int n, const
         if (!(ke_samples[k] < threshold)) last_above = k;
       if (last_above + 1 < samples) r->rest_since = t_samples[last_above + 1];
     }
-    if (scene.kind == PEERS_STACK || scene.kind == PEERS_TOWER) {
+    if (scene.kind == PEERS_STACK || scene.kind == PEERS_TOWER || scene.kind == PEERS_POLYSTACK) {
       const peers_body_t *top = &scene.bodies[scene.body_count - 1];
       double dx = states[scene.body_count - 1].position[0] - top->position[0];
       double dy = states[scene.body_count - 1].position[1] - top->position[1];
@@ -210,13 +212,14 @@ static void run_isolated(const peers_engine_t *engine, const char *kind, int n, 
                          peers_result_t *r) {
   memset(r, 0, sizeof *r);
   snprintf(r->engine, sizeof r->engine, "%s", engine->name);
-  if (strcmp(kind, "pile") == 0)
-    snprintf(r->scene, sizeof r->scene, "pile%d", n);
+  if (strcmp(kind, "pile") == 0 || strcmp(kind, "polypile") == 0)
+    snprintf(r->scene, sizeof r->scene, "%s%d", kind, n);
   else
     snprintf(r->scene, sizeof r->scene, "%s",
              strcmp(kind, "stack") == 0        ? "stack10"
              : strcmp(kind, "tower") == 0      ? "tower20"
              : strcmp(kind, "cantilever") == 0 ? "cantilever10"
+             : strcmp(kind, "polystack") == 0  ? "polystack10"
                                                : "chain6");
   int fd[2];
   fflush(stdout);
@@ -357,6 +360,7 @@ static void print_markdown_row(FILE *f, const peers_result_t *r) {
     snprintf(rest, sizeof rest, "%s", r->at_rest ? "yes" : "no");
   fmt(drift, sizeof drift, "%.3f", 1e3 * r->top_drift,
       measured && (strncmp(r->scene, "stack", 5) == 0 || strncmp(r->scene, "tower", 5) == 0 ||
+                   strncmp(r->scene, "polystack", 9) == 0 ||
                    strncmp(r->scene, "cantilever", 10) == 0));
   fmt(rss, sizeof rss, "%.1f", r->rss_peak_kb / 1024.0, r->rss_peak_kb > 0);
   char status[400], why[360];
@@ -414,8 +418,10 @@ static void print_csv_row(FILE *f, const peers_result_t *r) {
 static void usage(FILE *f) {
   fprintf(f,
           "usage: peers [options]\n"
-          "  --scenes LIST        comma list of pile,stack,chain,tower,cantilever (default all of them)\n"
+          "  --scenes LIST        comma list of pile,stack,chain,tower,cantilever,polystack,polypile\n"
+          "                       (default all of them)\n"
           "  --n LIST             pile sizes, comma list (default 1000)\n"
+          "  --poly-n LIST        polypile sizes, comma list (default 512)\n"
           "  --engines LIST       ode,bullet,mujoco,mujoco-sized,clatter,clatter-fast,clatter-lemke\n"
           "                       (default: ode,bullet,mujoco,clatter,clatter-fast)\n"
           "  --time S             simulated time of every scene (default: per scene, README.md)\n"
@@ -466,7 +472,8 @@ int main(int argc, char **argv) {
   memset(&opt, 0, sizeof opt);
   opt.first = 300;
   opt.engine.ode_iterations = 20;
-  char scenes_text[256] = "pile,stack,chain,tower,cantilever", sizes_text[256] = "1000", engines_text[256] = "ode,bullet,mujoco,clatter,clatter-fast";
+  char scenes_text[256] = "pile,stack,chain,tower,cantilever,polystack,polypile", sizes_text[256] = "1000",
+       poly_sizes_text[256] = "512", engines_text[256] = "ode,bullet,mujoco,clatter,clatter-fast";
   const char *csv_path = NULL;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -481,6 +488,7 @@ int main(int argc, char **argv) {
   } while (0)
     if (strcmp(a, "--scenes") == 0) { NEED_VALUE; snprintf(scenes_text, sizeof scenes_text, "%s", v); }
     else if (strcmp(a, "--n") == 0) { NEED_VALUE; snprintf(sizes_text, sizeof sizes_text, "%s", v); }
+    else if (strcmp(a, "--poly-n") == 0) { NEED_VALUE; snprintf(poly_sizes_text, sizeof poly_sizes_text, "%s", v); }
     else if (strcmp(a, "--engines") == 0) { NEED_VALUE; snprintf(engines_text, sizeof engines_text, "%s", v); }
     else if (strcmp(a, "--time") == 0) { NEED_VALUE; opt.duration = atof(v); }
     else if (strcmp(a, "--first") == 0) { NEED_VALUE; opt.first = atoi(v); }
@@ -516,8 +524,9 @@ int main(int argc, char **argv) {
     else { fprintf(stderr, "peers: unknown option %s\n", a); usage(stderr); return 2; }
 #undef NEED_VALUE
   }
-  char *scenes[MAX_LIST], *sizes[MAX_LIST], *engine_names[MAX_LIST];
+  char *scenes[MAX_LIST], *sizes[MAX_LIST], *poly_sizes[MAX_LIST], *engine_names[MAX_LIST];
   int scene_count = split(scenes_text, scenes), size_count = split(sizes_text, sizes),
+      poly_size_count = split(poly_sizes_text, poly_sizes),
       engine_count = split(engines_text, engine_names);
   const peers_engine_t *engines[MAX_LIST];
   for (int k = 0; k < engine_count; ++k) {
@@ -530,13 +539,20 @@ int main(int argc, char **argv) {
   }
   for (int k = 0; k < scene_count; ++k)
     if (strcmp(scenes[k], "pile") && strcmp(scenes[k], "stack") && strcmp(scenes[k], "chain") &&
-        strcmp(scenes[k], "tower") && strcmp(scenes[k], "cantilever")) {
-      fprintf(stderr, "peers: unknown scene %s (pile, stack, chain, tower, cantilever)\n", scenes[k]);
+        strcmp(scenes[k], "tower") && strcmp(scenes[k], "cantilever") && strcmp(scenes[k], "polystack") &&
+        strcmp(scenes[k], "polypile")) {
+      fprintf(stderr, "peers: unknown scene %s (pile, stack, chain, tower, cantilever, polystack, polypile)\n",
+              scenes[k]);
       return 2;
     }
   for (int k = 0; k < size_count; ++k)
     if (atoi(sizes[k]) < 1) {
       fprintf(stderr, "peers: bad pile size %s\n", sizes[k]);
+      return 2;
+    }
+  for (int k = 0; k < poly_size_count; ++k)
+    if (atoi(poly_sizes[k]) < 1) {
+      fprintf(stderr, "peers: bad polypile size %s\n", poly_sizes[k]);
       return 2;
     }
   FILE *csv = NULL;
@@ -558,9 +574,10 @@ int main(int argc, char **argv) {
   print_markdown_header(stdout, opt.first);
   int failures = 0;
   for (int s = 0; s < scene_count; ++s) {
-    int runs = strcmp(scenes[s], "pile") == 0 ? size_count : 1;
+    int pile = strcmp(scenes[s], "pile") == 0, polypile = strcmp(scenes[s], "polypile") == 0;
+    int runs = pile ? size_count : polypile ? poly_size_count : 1;
     for (int z = 0; z < runs; ++z) {
-      int n = strcmp(scenes[s], "pile") == 0 ? atoi(sizes[z]) : 0;
+      int n = pile ? atoi(sizes[z]) : polypile ? atoi(poly_sizes[z]) : 0;
       for (int k = 0; k < engine_count; ++k) {
         peers_result_t r;
         run_isolated(engines[k], scenes[s], n, &opt, &r);

@@ -24,6 +24,7 @@ typedef struct clatter_engine_t {
   const peers_scene_t *scene;
   clt_world_t *world;
   clt_body_id_t *bodies;
+  clt_convex_t **hulls;   /* per scene hull (the world holds its own references) */
   int ever_contacts;      /* the step has reported contacts at least once */
   int steps;              /* steps taken */
   int capped, short_of;   /* steps whose solve hit the iteration cap / finished short of the tolerance */
@@ -54,7 +55,7 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
   bool fast = variant == CLATTER_FAST;
   *m = clt_default_method();
   if (scene->kind == PEERS_STACK || scene->kind == PEERS_CHAIN || scene->kind == PEERS_TOWER ||
-      scene->kind == PEERS_CANTILEVER) {
+      scene->kind == PEERS_CANTILEVER || scene->kind == PEERS_POLYSTACK) {
     clt_friction_cone_t cone = CLT_CONE_AUTO;
     if (variant == CLATTER_LEMKE) cone = CLT_CONE_POLYHEDRAL;
     else if (options->clatter_cone && !clt_friction_cone_from_name(options->clatter_cone, &cone)) {
@@ -65,7 +66,7 @@ static int scene_method(const peers_scene_t *scene, const peers_options_t *optio
     if (cone == CLT_CONE_POLYHEDRAL) m->solver = CLT_SOLVER_LEMKE;
     return 0;
   }
-  if (scene->kind == PEERS_PILE) {
+  if (scene->kind == PEERS_PILE || scene->kind == PEERS_POLYPILE) {
     m->scheme = CLT_SCHEME_RELAXED;
     m->solver = CLT_SOLVER_BGS;
     m->friction_cone = CLT_CONE_CIRCULAR;
@@ -92,6 +93,8 @@ static void clatter_destroy(void *engine) {
   clatter_engine_t *e = engine;
   if (!e) return;
   clt_world_destroy(e->world);
+  for (int k = 0; e->hulls && k < e->scene->hull_count; ++k) clt_convex_release(e->hulls[k]);
+  free(e->hulls);
   free(e->bodies);
   free(e);
 }
@@ -112,7 +115,8 @@ static void *clatter_create_with(const peers_scene_t *scene, const peers_options
   }
   e->scene = scene;
   e->bodies = calloc((size_t)scene->body_count, sizeof *e->bodies);
-  if (!e->bodies) {
+  e->hulls = calloc((size_t)(scene->hull_count > 0 ? scene->hull_count : 1), sizeof *e->hulls);
+  if (!e->bodies || !e->hulls) {
     clatter_destroy(e);
     snprintf(why, why_size, "out of memory");
     return NULL;
@@ -168,6 +172,22 @@ static void *clatter_create_with(const peers_scene_t *scene, const peers_options
     } else if (b->shape == PEERS_BOX) {
       shape = clt_default_shape_def(CLT_SHAPE_BOX);
       for (int k = 0; k < 3; ++k) shape.half_extents[k] = b->half[k];
+    } else if (b->shape == PEERS_HULL) {
+      /* The scene's own faces, checked by clt_convex_from_faces (planar, convex, closed). */
+      int k = (int)(b->hull - scene->hulls);
+      if (!e->hulls[k]) {
+        char message[256];
+        st = clt_convex_from_faces((const double (*)[3])b->hull->vertices, b->hull->vertex_count,
+                                   b->hull->face_vertices, b->hull->face_start, b->hull->face_count, &e->hulls[k],
+                                   message, sizeof message);
+        if (st != CLT_OK) {
+          snprintf(why, why_size, "clt_convex_from_faces: %s", message);
+          clatter_destroy(e);
+          return NULL;
+        }
+      }
+      shape = clt_default_shape_def(CLT_SHAPE_POLYHEDRON);
+      shape.convex = e->hulls[k];
     }
     if (b->shape != PEERS_NONE) {
       shape.material = material;
@@ -221,7 +241,7 @@ static int clatter_step(void *engine, char *why, size_t why_size) {
   return -1;
 }
 
-/* Deepest overlap of any body with the static half-spaces (spheres and box vertices). */
+/* Deepest overlap of any body with the static half-spaces (scenes.c's geometry). */
 static double plane_penetration(const clatter_engine_t *e) {
   const peers_scene_t *s = e->scene;
   double worst = 0;
@@ -230,24 +250,12 @@ static double plane_penetration(const clatter_engine_t *e) {
     if (b->shape == PEERS_NONE) continue;
     clt_body_state_t state;
     if (clt_body_get_state(e->world, e->bodies[i], &state) != CLT_OK) continue;
+    peers_state_t ps;
+    memcpy(ps.position, state.position, sizeof ps.position);
+    memcpy(ps.orientation, state.orientation, sizeof ps.orientation);
     for (int p = 0; p < s->plane_count; ++p) {
-      const peers_plane_t *pl = &s->planes[p];
-      double centre = 0, reach = 0;
-      for (int k = 0; k < 3; ++k) centre += pl->normal[k] * state.position[k];
-      centre -= pl->offset;
-      if (b->shape == PEERS_SPHERE) {
-        reach = b->radius;
-      } else {
-        for (int a = 0; a < 3; ++a) {
-          double axis[3] = {0, 0, 0}, world_axis[3];
-          axis[a] = 1;
-          peers_quat_rotate(state.orientation, axis, world_axis);
-          double c = 0;
-          for (int k = 0; k < 3; ++k) c += pl->normal[k] * world_axis[k];
-          reach += b->half[a] * fabs(c);
-        }
-      }
-      if (reach - centre > worst) worst = reach - centre;
+      double depth = -peers_plane_distance(b, &ps, &s->planes[p]);
+      if (depth > worst) worst = depth;
     }
   }
   return worst;
@@ -331,7 +339,8 @@ static void clatter_note(void *engine, char *note, size_t note_size) {
 
 static const char *clatter_describe(void) {
   return "clatter (this checkout): piles with the relaxed scheme and the coloured cone block Gauss-Seidel (bgs, "
-         "circular cone, tolerance 1.5e-3, at most 200 sweeps, omega 1.5); stack, chain and tower with the default "
+         "circular cone, tolerance 1.5e-3, at most 200 sweeps, omega 1.5), polypile the same; stack, chain, tower and "
+         "polystack with the default "
          "method (anitescu-hart, friction_cone auto: circular cone by APGD, tolerance 1e-10); override with --clatter-*";
 }
 

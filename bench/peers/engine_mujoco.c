@@ -79,7 +79,9 @@ static void body_inertial(text_t *x, const peers_body_t *b) {
          b->inertia[1], b->inertia[2]);
 }
 
-static void body_geom(text_t *x, const peers_body_t *b, double mu) {
+static void body_geom(text_t *x, const peers_scene_t *s, const peers_body_t *b, double mu) {
+  if (b->shape == PEERS_HULL)
+    append(x, "<geom type=\"mesh\" mesh=\"h%d\" friction=\"%.17g 0.005 0.0001\"/>", (int)(b->hull - s->hulls), mu);
   if (b->shape == PEERS_SPHERE)
     append(x, "<geom type=\"sphere\" size=\"%.17g\" friction=\"%.17g 0.005 0.0001\"/>", b->radius, mu);
   else if (b->shape == PEERS_BOX)
@@ -103,6 +105,18 @@ static char *scene_xml(const peers_scene_t *s, int sized, size_t *size) {
     if (njmax > sized) njmax = sized;
     long nconmax = njmax / 4 < 100 ? 100 : njmax / 4;
     append(&x, "<size nconmax=\"%ld\" njmax=\"%ld\"/>\n", nconmax, njmax);
+  }
+  if (s->hull_count > 0) {
+    /* Corners only: MuJoCo takes the convex hull of a mesh given without faces. */
+    append(&x, "<asset>\n");
+    for (int k = 0; k < s->hull_count; ++k) {
+      append(&x, "<mesh name=\"h%d\" vertex=\"", k);
+      for (int i = 0; i < s->hulls[k].vertex_count; ++i)
+        append(&x, "%s%.17g %.17g %.17g", i ? " " : "", s->hulls[k].vertices[i][0], s->hulls[k].vertices[i][1],
+               s->hulls[k].vertices[i][2]);
+      append(&x, "\"/>\n");
+    }
+    append(&x, "</asset>\n");
   }
   append(&x, "<worldbody>\n");
   for (int p = 0; p < s->plane_count; ++p) {
@@ -140,7 +154,7 @@ static char *scene_xml(const peers_scene_t *s, int sized, size_t *size) {
              b->position[0], b->position[1], b->position[2], b->orientation[0], b->orientation[1],
              b->orientation[2], b->orientation[3]);
       body_inertial(&x, b);
-      body_geom(&x, b, s->friction);
+      body_geom(&x, s, b, s->friction);
       append(&x, "</body>\n");
     }
   }
@@ -288,7 +302,7 @@ static const char *mj_describe(void) {
   static char text[256];
   snprintf(text, sizeof text,
            "MuJoCo %s, defaults (Euler, Newton, pyramidal cone, default <size> buffers), freejoint bodies; chain as "
-           "a ball-joint tree",
+           "a ball-joint tree; polyhedra as mesh geoms (its hull of the corners)",
            mj_versionString());
   return text;
 }

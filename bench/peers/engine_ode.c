@@ -16,6 +16,8 @@ typedef struct ode_engine_t {
   dSpaceID space;
   dJointGroupID contacts;
   dBodyID *bodies;
+  dReal **hull_planes, **hull_points; /* per scene hull: dCreateConvex keeps the pointers */
+  unsigned **hull_polygons;
   double h;
 } ode_engine_t;
 
@@ -38,6 +40,26 @@ static void near_callback(void *data, dGeomID o1, dGeomID o2) {
 
 static void ode_destroy(void *engine);
 
+/* dCreateConvex's arrays for scene hull k: planes (n, d) with n·x = d, corners, and polygons as
+ * (corner count, corner indices …) counter-clockwise from outside. */
+static int ode_hull(ode_engine_t *e, int k) {
+  const peers_hull_t *h = &e->scene->hulls[k];
+  e->hull_planes[k] = malloc((size_t)h->face_count * 4 * sizeof(dReal));
+  e->hull_points[k] = malloc((size_t)h->vertex_count * 3 * sizeof(dReal));
+  e->hull_polygons[k] = malloc((size_t)(h->face_count + h->face_start[h->face_count]) * sizeof(unsigned));
+  if (!e->hull_planes[k] || !e->hull_points[k] || !e->hull_polygons[k]) return -1;
+  for (int f = 0; f < h->face_count; ++f)
+    for (int c = 0; c < 4; ++c) e->hull_planes[k][4 * f + c] = (dReal)h->planes[f][c];
+  for (int i = 0; i < h->vertex_count; ++i)
+    for (int c = 0; c < 3; ++c) e->hull_points[k][3 * i + c] = (dReal)h->vertices[i][c];
+  unsigned *out = e->hull_polygons[k];
+  for (int f = 0; f < h->face_count; ++f) {
+    *out++ = (unsigned)(h->face_start[f + 1] - h->face_start[f]);
+    for (int a = h->face_start[f]; a < h->face_start[f + 1]; ++a) *out++ = (unsigned)h->face_vertices[a];
+  }
+  return 0;
+}
+
 static void *ode_create(const peers_scene_t *scene, const peers_options_t *options, char *why, size_t why_size) {
   if (!ode_initialized) {
     dInitODE2(0);
@@ -57,7 +79,11 @@ static void *ode_create(const peers_scene_t *scene, const peers_options_t *optio
   dHashSpaceSetLevels(e->space, -5, 2); /* cells from 1/32 m (spheres of 0.1 m) to 4 m (1 m boxes) */
   e->contacts = dJointGroupCreate(0);
   e->bodies = calloc((size_t)scene->body_count, sizeof *e->bodies);
-  if (!e->bodies) {
+  int hulls = scene->hull_count > 0 ? scene->hull_count : 1;
+  e->hull_planes = calloc((size_t)hulls, sizeof *e->hull_planes);
+  e->hull_points = calloc((size_t)hulls, sizeof *e->hull_points);
+  e->hull_polygons = calloc((size_t)hulls, sizeof *e->hull_polygons);
+  if (!e->bodies || !e->hull_planes || !e->hull_points || !e->hull_polygons) {
     ode_destroy(e);
     snprintf(why, why_size, "out of memory");
     return NULL;
@@ -81,6 +107,16 @@ static void *ode_create(const peers_scene_t *scene, const peers_options_t *optio
       geom = dCreateSphere(e->space, b->radius);
     else if (b->shape == PEERS_BOX)
       geom = dCreateBox(e->space, 2 * b->half[0], 2 * b->half[1], 2 * b->half[2]);
+    else if (b->shape == PEERS_HULL) {
+      int k = (int)(b->hull - scene->hulls);
+      if (!e->hull_planes[k] && ode_hull(e, k) != 0) {
+        ode_destroy(e);
+        snprintf(why, why_size, "out of memory");
+        return NULL;
+      }
+      geom = dCreateConvex(e->space, e->hull_planes[k], (unsigned)b->hull->face_count, e->hull_points[k],
+                           (unsigned)b->hull->vertex_count, e->hull_polygons[k]);
+    }
     if (geom) dGeomSetBody(geom, body);
     e->bodies[i] = body;
   }
@@ -132,6 +168,14 @@ static void ode_destroy(void *engine) {
   if (e->contacts) dJointGroupDestroy(e->contacts);
   if (e->space) dSpaceDestroy(e->space);
   if (e->world) dWorldDestroy(e->world);
+  for (int k = 0; k < e->scene->hull_count && e->hull_planes; ++k) {
+    free(e->hull_planes[k]);
+    free(e->hull_points[k]);
+    free(e->hull_polygons[k]);
+  }
+  free(e->hull_planes);
+  free(e->hull_points);
+  free(e->hull_polygons);
   free(e->bodies);
   free(e);
 }
@@ -144,7 +188,7 @@ static const char *ode_describe(void) {
   }
   snprintf(text, sizeof text,
            "ODE %s precision, dWorldQuickStep, 20 iterations, ERP 0.2 / CFM 1e-5 defaults, dContactApprox1 μ, "
-           "hash space",
+           "hash space; polyhedra as dConvex (at most 8 contacts a pair)",
            dCheckConfiguration("ODE_double_precision") ? "double" : "single");
   return text;
 }

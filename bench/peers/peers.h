@@ -15,16 +15,43 @@
 extern "C" {
 #endif
 
-typedef enum peers_scene_kind_t { PEERS_PILE, PEERS_STACK, PEERS_CHAIN, PEERS_TOWER, PEERS_CANTILEVER } peers_scene_kind_t;
+typedef enum peers_scene_kind_t {
+  PEERS_PILE,
+  PEERS_STACK,
+  PEERS_CHAIN,
+  PEERS_TOWER,
+  PEERS_CANTILEVER,
+  PEERS_POLYSTACK, /* a column of hexagonal prisms, each turned about the vertical */
+  PEERS_POLYPILE   /* irregular convex polyhedra in the pile's box */
+} peers_scene_kind_t;
 
 typedef enum peers_shape_t {
   PEERS_SPHERE, /* radius */
   PEERS_BOX,    /* half[3] */
-  PEERS_NONE    /* mass and inertia only: no collision geometry (chain links) */
+  PEERS_NONE,   /* mass and inertia only: no collision geometry (chain links) */
+  PEERS_HULL    /* convex polyhedron: hull */
 } peers_shape_t;
+
+/* A convex polyhedron in its body frame: origin at the centre of mass of the solid, axes its
+ * principal axes (scenes.c computes both), every vertex a corner of the hull. Faces are convex
+ * polygons, counter-clockwise seen from outside; plane f is {x : n·x = d} with n the outward unit
+ * normal. */
+typedef struct peers_hull_t {
+  int vertex_count;
+  double (*vertices)[3];
+  int face_count;
+  int *face_start; /* face f is face_vertices[face_start[f] .. face_start[f + 1]) */
+  int *face_vertices;
+  double (*planes)[4]; /* n[3], d */
+  int edge_count;
+  int (*edges)[2];
+  double inradius;     /* distance from the centre of mass to the nearest face plane */
+  double circumradius; /* distance to the farthest vertex */
+} peers_hull_t;
 
 typedef struct peers_body_t {
   peers_shape_t shape;
+  const peers_hull_t *hull; /* PEERS_HULL: owned by the scene */
   double radius;
   double half[3];
   double position[3];    /* centre of mass, world frame [m] */
@@ -65,6 +92,8 @@ typedef struct peers_scene_t {
   peers_plane_t planes[PEERS_MAX_PLANES];
   int joint_count;
   peers_joint_t *joints;
+  int hull_count;
+  peers_hull_t *hulls; /* the bodies' hulls (a body points at one) */
   bool needs_contacts;
 } peers_scene_t;
 
@@ -130,15 +159,21 @@ int peers_scene_stack(peers_scene_t *scene, double duration);
 int peers_scene_chain(peers_scene_t *scene, double duration);
 int peers_scene_tower(peers_scene_t *scene, double duration);
 int peers_scene_cantilever(peers_scene_t *scene, double duration);
+/* polystack10: ten hexagonal prisms; polypileN: n irregular 14-vertex polyhedra (README.md). */
+int peers_scene_polystack(peers_scene_t *scene, double duration);
+int peers_scene_polypile(peers_scene_t *scene, int n, double duration);
 void peers_scene_free(peers_scene_t *scene);
 
 /* Default simulated time of a pile of n spheres: the fall time of the top layer plus 3 s, ≥ 5 s. */
 double peers_pile_default_duration(int n);
 
 void peers_quat_rotate(const double q[4], const double v[3], double out[3]);
+/* Lowest signed distance of a body's geometry (sphere, box or hull) to a plane at a state. */
+double peers_plane_distance(const peers_body_t *body, const peers_state_t *state, const peers_plane_t *plane);
 
-/* Max penetration depth [m] over sphere–sphere, sphere–plane, box–box (separating axes) and
- * box–plane pairs of the given states (0 if nothing overlaps). Uses a uniform grid for spheres. */
+/* Max penetration depth [m] over sphere–sphere, sphere–plane, box–box and hull–hull (separating
+ * axes: exact for convex polyhedra), box–plane and hull–plane pairs of the given states (0 if
+ * nothing overlaps). Uses a uniform grid for spheres. */
 double peers_max_penetration(const peers_scene_t *scene, const peers_state_t *states);
 /* Max distance [m] between the two anchors of any joint. */
 double peers_max_joint_error(const peers_scene_t *scene, const peers_state_t *states);

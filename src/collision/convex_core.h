@@ -51,7 +51,11 @@ int clt_collide_triangle_support(const clt_core_t *tri, const clt_placed_shape_t
 
 /* Reduces n > 4 candidate points (point i at `points` + i·stride bytes, with Φ in phi, reference
  * normal m) to 4 (their indices in keep): the deepest, the farthest from it, then the two adding the
- * largest triangle area on either side of that diagonal. Returns how many (≤ 4). */
+ * largest triangle area on either side of that diagonal. Each choice is made among the candidates
+ * within round-off of the best (1e-10 of the patch's size in Φ, 1e-9 relative in distance and
+ * area) by their position along a fixed direction in the patch's plane: a face resting flat on a
+ * face has all its points at Φ = 0 ± 1e-13, and a pick decided by round-off would change the points
+ * from step to step and void the warm start (docs/shapes.md "Contacts"). Returns how many (≤ 4). */
 int clt_reduce_manifold(const double *points, size_t stride, const double *phi, int n, const double m[3],
                         int keep[4]);
 

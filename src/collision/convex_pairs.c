@@ -420,7 +420,9 @@ static bool minkowski_face(const clt_core_t *a, int ea, const clt_core_t *b, int
 }
 
 /* The best axes of each kind: faces of a, faces of b, edge pairs (kind −1 where there are none). */
-static void sat(const clt_core_t *a, const clt_core_t *b, axis_t best[3]) {
+/* The best axis of each kind; stops early (the pair is out of range) once some axis separates the
+ * cores by more than cutoff: an axis's separation never exceeds the distance. */
+static void sat(const clt_core_t *a, const clt_core_t *b, double cutoff, axis_t best[3]) {
   for (int k = 0; k < 3; k++) {
     best[k].kind = -1;
     best[k].separation = -INFINITY;
@@ -437,6 +439,7 @@ static void sat(const clt_core_t *a, const clt_core_t *b, axis_t best[3]) {
     double s = core_min(a, b->fn[f]) - b->fd[f];
     if (s > best[1].separation) best[1] = (axis_t){1, f, -1, s, {m[0], m[1], m[2]}};
   }
+  if (best[0].separation > cutoff || best[1].separation > cutoff) return;
   for (int i = 0; i < a->ne; i++) {
     const double *a0 = a->v[a->edges[i][0]], *a1 = a->v[a->edges[i][1]];
     double da[3];
@@ -464,7 +467,10 @@ static void sat(const clt_core_t *a, const clt_core_t *b, axis_t best[3]) {
       double d[3];
       clt_v3_sub(d, b0, a0);
       double s = clt_v3_dot(n, d);
-      if (s > best[2].separation) best[2] = (axis_t){2, i, j, s, {n[0], n[1], n[2]}};
+      if (s > best[2].separation) {
+        best[2] = (axis_t){2, i, j, s, {n[0], n[1], n[2]}};
+        if (s > cutoff) return;
+      }
     }
   }
 }
@@ -518,43 +524,64 @@ static int clip(const clip_t *in, int n, const double u[3], double limit, double
 }
 
 #define POINT(i) ((const double *)((const char *)points + (size_t)(i) * stride))
+static double reduce_dist2(const double *points, size_t stride, int i, int from) {
+  double d[3];
+  clt_v3_sub(d, POINT(i), POINT(from));
+  return i == from ? -1.0 : clt_v3_dot(d, d);
+}
+
+static double reduce_area(const double *points, size_t stride, int i, int i0, const double e01[3],
+                          const double m[3]) {
+  double d[3], c[3];
+  clt_v3_sub(d, POINT(i), POINT(i0));
+  clt_v3_cross(c, e01, d);
+  return clt_v3_dot(c, m);
+}
+
 int clt_reduce_manifold(const double *points, size_t stride, const double *phi, int n, const double m[3],
                         int keep[4]) {
-  int i0 = 0;
-  for (int i = 1; i < n; i++)
-    if (phi[i] < phi[i0]) i0 = i;
-  int i1 = -1;
-  double best = -1.0;
-  for (int i = 0; i < n; i++) {
-    if (i == i0) continue;
-    double d[3];
-    clt_v3_sub(d, POINT(i), POINT(i0));
-    double d2 = clt_v3_dot(d, d);
-    if (d2 > best) {
-      best = d2;
-      i1 = i;
-    }
+  /* Ties are broken by a key that only the geometry decides (not the order of the candidates, so a
+   * cube gets the same points as a box): the position along a fixed direction in the patch's plane,
+   * far from parallel to m. */
+  double u[3] = {1.0, 2.0, 3.0};
+  for (int attempt = 0; attempt < 2; attempt++) {
+    clt_v3_axpy(u, u, -clt_v3_dot(u, m), m);
+    if (clt_v3_dot(u, u) > 0.25 * 14.0) break;
+    u[0] = 3.0, u[1] = -1.0, u[2] = 2.0;
   }
+  double size2 = 0.0, low = INFINITY; /* the patch's size: within 2× of its diameter */
+  for (int i = 0; i < n; i++) {
+    size2 = fmax(size2, reduce_dist2(points, stride, i, 0));
+    low = fmin(low, phi[i]);
+  }
+  int i0 = -1;
+  for (int i = 0; i < n; i++)
+    if (phi[i] <= low + 1e-10 * sqrt(size2) && (i0 < 0 || clt_v3_dot(POINT(i), u) > clt_v3_dot(POINT(i0), u)))
+      i0 = i;
   keep[0] = i0;
-  if (i1 < 0) return 1;
+  double best = -1.0;
+  for (int i = 0; i < n; i++) best = fmax(best, reduce_dist2(points, stride, i, i0));
+  if (best < 0.0) return 1;
+  int i1 = -1;
+  for (int i = 0; i < n; i++)
+    if (reduce_dist2(points, stride, i, i0) >= best * (1.0 - 1e-9) &&
+        (i1 < 0 || clt_v3_dot(POINT(i), u) > clt_v3_dot(POINT(i1), u)))
+      i1 = i;
   keep[1] = i1;
-  int i2 = -1, i3 = -1;
-  double most = 0.0, least = 0.0, e01[3];
+  double most = -INFINITY, least = INFINITY, e01[3];
   clt_v3_sub(e01, POINT(i1), POINT(i0));
   for (int i = 0; i < n; i++) {
     if (i == i0 || i == i1) continue;
-    double d[3], c[3];
-    clt_v3_sub(d, POINT(i), POINT(i0));
-    clt_v3_cross(c, e01, d);
-    double area = clt_v3_dot(c, m);
-    if (i2 < 0 || area > most) {
-      most = area;
-      i2 = i;
-    }
-    if (i3 < 0 || area < least) {
-      least = area;
-      i3 = i;
-    }
+    double area = reduce_area(points, stride, i, i0, e01, m);
+    most = fmax(most, area);
+    least = fmin(least, area);
+  }
+  int i2 = -1, i3 = -1;
+  for (int i = 0; i < n; i++) {
+    if (i == i0 || i == i1) continue;
+    double area = reduce_area(points, stride, i, i0, e01, m), key = clt_v3_dot(POINT(i), u);
+    if (area >= most - 1e-9 * best && (i2 < 0 || key > clt_v3_dot(POINT(i2), u))) i2 = i;
+    if (area <= least + 1e-9 * best && (i3 < 0 || key > clt_v3_dot(POINT(i3), u))) i3 = i;
   }
   int count = 2;
   if (i2 >= 0) keep[count++] = i2;
@@ -686,8 +713,8 @@ static int edge_pair(const clt_core_t *a, const clt_core_t *b, const axis_t *ax,
 
 int clt_collide_cores(const clt_core_t *a, const clt_core_t *b, double max_distance, clt_contact_point_t *out) {
   axis_t best[3];
-  sat(a, b, best);
   double radii = a->radius + b->radius;
+  sat(a, b, max_distance + radii, best);
   double face_sep = fmax(best[0].separation, best[1].separation);
   double sep = fmax(face_sep, best[2].separation);
   if (sep - radii > max_distance) return 0; /* the axis value never exceeds the distance */

@@ -72,7 +72,7 @@ typedef struct pinned_t {
 } pinned_t;
 
 static const pinned_t pins[] = {
-    {"box_stack", box_stack, UINT64_C(0x4d930c6f0bf4f486)},
+    {"box_stack", box_stack, UINT64_C(0x906dd8861c5e100e)},
     {"sphere_pile", sphere_pile, UINT64_C(0x92c4fbde84c11b79)},
     {"chain_2d", chain_2d, UINT64_C(0x0815020d6a988c82)},
 };
