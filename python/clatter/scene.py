@@ -139,15 +139,21 @@ class Scene:
 
     def body(self, shape=None, shapes=None, **fields):
         """Adds a body (docs/scene-format.md "bodies[i]": type, position, angle, orientation,
-        velocity, angular_velocity, mass, inertia, material, motion, grid, drag_linear,
+        velocity, angular_velocity, mass, inertia, material, motion, grid, packing, drag_linear,
         drag_angular, name) with one ``shape`` or a list of ``shapes``. Returns its index among
-        the world's bodies (a ``range`` of them for a ``grid`` entry)."""
+        the world's bodies (a ``range`` of them for a ``grid`` or ``packing`` entry: a packing is
+        ``number`` copies scaled to random sizes at random places, docs/scene-format.md "Random
+        packings")."""
         entry = _plain(_given(shape=shape, shapes=shapes, **fields))
         self._scene["bodies"].append(entry)
         first = self._count
         count = 1
         grid = entry.get("grid")
-        if isinstance(grid, dict):
+        packing = entry.get("packing")
+        if isinstance(packing, dict):
+            grid = packing
+            count = packing["number"] if isinstance(packing.get("number"), int) else None
+        elif isinstance(grid, dict):
             if isinstance(grid.get("number"), int):
                 count = grid["number"]
             elif isinstance(grid.get("count"), list) and all(isinstance(c, int) for c in grid["count"]):

@@ -50,6 +50,26 @@ def test_builder_defaults_and_indices():
     assert "steel" in world.scene["materials"]
 
 
+def test_builder_packing():
+    # a polydisperse packing: indices, sizes within the bounds, no overlaps, masses from the sizes
+    scene = clatter.Scene(dimension=3, time_step=0.01)
+    scene.material("glass", density=2500)
+    floor = scene.body(type="static", shape=clatter.halfspace([0, 0, 1]))
+    beads = scene.body(shape=clatter.sphere(1.0, material="glass"),
+                       packing={"number": 300, "region": {"min": [-0.05, -0.05, 0], "max": [0.05, 0.05, 0.2]},
+                                "radius": {"distribution": "uniform", "min": 0.003, "max": 0.005}, "seed": 2})
+    assert floor == 0 and beads == range(1, 301)
+    world = scene.build()
+    assert world.body_count == 301
+    x = world.position[1:]
+    r = np.cbrt(np.array([world.body_info(i)["mass"] for i in beads]) / (2500 * 4 / 3 * np.pi))
+    assert r.min() >= 0.003 * (1 - 1e-12) and r.max() <= 0.005 * (1 + 1e-12)
+    gaps = np.linalg.norm(x[:, None, :] - x[None, :, :], axis=2) - r[:, None] - r[None, :]
+    np.fill_diagonal(gaps, np.inf)
+    assert gaps.min() >= -1e-12
+    assert (x[:, 2] - r >= 0).all() and (x[:, 2] + r <= 0.2 + 1e-12).all()
+
+
 def test_builder_errors_name_the_json_path():
     scene = clatter.Scene(dimension=3, name="bad")
     scene.body(shape=clatter.sphere(-1.0))

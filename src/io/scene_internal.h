@@ -122,13 +122,43 @@ typedef enum range_t {
 #define GRID_MAX_BODIES 10000000 /* all bodies of a scene, grids expanded */
 #define GRID_MAX_SEED INT64_C(9007199254740991) /* 2^53 − 1: exact in a JSON number */
 
+/* A random packing (docs/scene-format.md "Random packings", scene_packing.c). */
+typedef enum packing_distribution_t {
+  PACKING_CONSTANT,  /* radius: a number */
+  PACKING_UNIFORM,   /* min, max */
+  PACKING_NORMAL,    /* mean, std, truncated to [min, max] */
+  PACKING_LOGNORMAL  /* mean, std of the radius (not of its logarithm), truncated to [min, max] */
+} packing_distribution_t;
+
+typedef struct packing_spec_t {
+  double region_min[3], region_max[3]; /* the box every grain's bounding sphere lies in [m] */
+  packing_distribution_t distribution;
+  double min, max, mean, std;          /* bounding radius of a grain [m] */
+  bool random_orientation;
+  int64_t attempts;                    /* tries per grain before the packing is refused */
+} packing_spec_t;
+
 typedef struct grid_spec_t {
   int64_t count[3];  /* lattice points per axis (1 on unused axes) */
   double spacing[3]; /* lattice step per axis [m] */
   double jitter[3];  /* uniform offset amplitude per axis [m]: x + jitter·U[−1, 1) */
   int64_t number;    /* bodies made: the first `number` lattice points, x fastest, then y, z */
   int64_t seed;
+  bool is_packing;   /* bodies[i].packing instead of a grid: `packing`, `number` and `seed` apply */
+  packing_spec_t packing;
 } grid_spec_t;
+
+/* The generator of grids' jitter and of packings: xorshift64*, uniform in [−1, 1). */
+double scn_uniform(uint64_t *state);
+/* Copies of a body are named "<name>0", "<name>1", …: the longest such name must fit (what:
+ * "grid" or "packing", for the message). */
+bool scn_check_copy_names(ctx_t *ctx, const char *name, int64_t number, const char *what, const char *body_path);
+bool scn_name_copy(ctx_t *ctx, scene_body_t *body, const char *base, int64_t n, const char *body_path);
+/* Reads bodies[index].packing into spec (number, seed, packing); scn_read_grid calls it. */
+bool scn_read_packing(ctx_t *ctx, const cJSON *b, int index, grid_spec_t *spec);
+/* Fills bodies[slot … slot + number − 1] from the template read into bodies[slot]: every copy
+ * scaled to its drawn bounding radius, placed without overlap, turned at random. */
+bool scn_expand_packing(ctx_t *ctx, const grid_spec_t *spec, int index, int slot);
 
 /* Values and the error context (scene_values.c) */
 bool scn_vector_value(ctx_t *ctx, const cJSON *item, const char *path, int n, double *out);

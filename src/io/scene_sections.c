@@ -830,7 +830,7 @@ static bool read_drag(ctx_t *ctx, const cJSON *b, const char *p, clt_body_def_t 
 /* The jitter generator: xorshift64* (Marsaglia / Vigna), state = seed XOR 0x9E3779B97F4A7C15
  * (never zero for seeds < 2^53). Portable integer arithmetic, so every platform and thread count
  * makes the same grid; seed 0 gives the sequence bench/peers uses for its piles. */
-static double grid_uniform(uint64_t *state) {
+double scn_uniform(uint64_t *state) {
   uint64_t x = *state;
   x ^= x >> 12;
   x ^= x << 25;
@@ -847,6 +847,14 @@ bool scn_read_grid(ctx_t *ctx, const cJSON *b, int index, grid_spec_t *spec) {
   spec->number = 1;
   if (!cJSON_IsObject(b)) return true; /* scn_read_body reports it */
   const cJSON *g = scn_get(b, "grid");
+  if (scn_get(b, "packing")) {
+    if (g) {
+      char pb[PATH_SIZE];
+      scn_join_index(pb, "bodies", index);
+      return scn_fail(ctx, pb, "give \"grid\" or \"packing\", not both");
+    }
+    return scn_read_packing(ctx, b, index, spec);
+  }
   if (!g) return true;
   char p[PATH_SIZE], pk[PATH_SIZE];
   scn_join_index(p, "bodies", index);
@@ -900,22 +908,37 @@ bool scn_read_grid(ctx_t *ctx, const cJSON *b, int index, grid_spec_t *spec) {
 /* Fills bodies[slot + 1 … slot + number − 1] from the template read into bodies[slot] and moves
  * every copy to its lattice point: position + (i dx, j dy, k dz) + jitter. Copies share the
  * template's shape array; named bodies get the copy index as a suffix ("grain" → "grain0" …). */
+bool scn_check_copy_names(ctx_t *ctx, const char *name, int64_t number, const char *what, const char *body_path) {
+  if (!name) return true;
+  char digits[32];
+  int width = snprintf(digits, sizeof digits, "%lld", (long long)(number - 1));
+  if (strlen(name) + (size_t)width > NAME_MAX_LENGTH) {
+    char pn[PATH_SIZE];
+    scn_join_key(pn, body_path, "name");
+    return scn_fail(ctx, pn, "must be at most %d characters with the %s index appended (got %zu + %d)",
+                    NAME_MAX_LENGTH, what, strlen(name), width);
+  }
+  return true;
+}
+
+bool scn_name_copy(ctx_t *ctx, scene_body_t *body, const char *base, int64_t n, const char *body_path) {
+  char name[NAME_MAX_LENGTH + 24]; /* scn_check_copy_names checked the length; room for any index */
+  snprintf(name, sizeof name, "%s%lld", base, (long long)n);
+  char *copy = scn_dup_string(name);
+  if (!copy) return scn_fail(ctx, body_path, "out of memory");
+  if (n == 0) free(body->name); /* the template's own name becomes "<name>0" */
+  body->name = copy;
+  body->def.name = body->name;
+  return true;
+}
+
 static bool expand_grid(ctx_t *ctx, const grid_spec_t *spec, int index, int slot) {
   clt_scene_t *scene = ctx->scene;
   scene_body_t template = scene->bodies[slot];
   char p[PATH_SIZE], base_name[NAME_MAX_LENGTH + 1] = "";
   scn_join_index(p, "bodies", index);
   if (template.name) snprintf(base_name, sizeof base_name, "%s", template.name);
-  if (template.name) {
-    char digits[32];
-    int width = snprintf(digits, sizeof digits, "%lld", (long long)(spec->number - 1));
-    if (strlen(template.name) + (size_t)width > NAME_MAX_LENGTH) {
-      char pn[PATH_SIZE];
-      scn_join_key(pn, p, "name");
-      return scn_fail(ctx, pn, "must be at most %d characters with the grid index appended (got %zu + %d)",
-                  NAME_MAX_LENGTH, strlen(template.name), width);
-    }
-  }
+  if (!scn_check_copy_names(ctx, template.name, spec->number, "grid", p)) return false;
   uint64_t state = (uint64_t)spec->seed ^ UINT64_C(0x9E3779B97F4A7C15);
   int dim = ctx->dimension;
   for (int64_t n = 0; n < spec->number; n++) {
@@ -925,20 +948,12 @@ static bool expand_grid(ctx_t *ctx, const grid_spec_t *spec, int index, int slot
       body->shared_shapes = true;
       body->name = NULL;
     }
-    if (template.name) {
-      char name[NAME_MAX_LENGTH + 24]; /* the length was checked above; room for any index */
-      snprintf(name, sizeof name, "%s%lld", base_name, (long long)n);
-      char *copy = scn_dup_string(name);
-      if (!copy) return scn_fail(ctx, p, "out of memory");
-      if (n == 0) free(body->name); /* the template's own name becomes "<name>0" */
-      body->name = copy;
-      body->def.name = body->name;
-    }
+    if (template.name && !scn_name_copy(ctx, body, base_name, n, p)) return false;
     int64_t index_of[3] = {n % spec->count[0], (n / spec->count[0]) % spec->count[1],
                            n / (spec->count[0] * spec->count[1])};
     for (int k = 0; k < dim; k++) {
       double x = template.def.position[k] + (double)index_of[k] * spec->spacing[k];
-      if (spec->jitter[k] > 0) x += spec->jitter[k] * grid_uniform(&state);
+      if (spec->jitter[k] > 0) x += spec->jitter[k] * scn_uniform(&state);
       body->def.position[k] = x;
     }
   }
@@ -954,7 +969,7 @@ bool scn_read_body(ctx_t *ctx, const cJSON *b, int index, int slot, const grid_s
   static const char *const keys[] = {
       "name", "type",    "position", "angle", "orientation", "velocity", "angular_velocity",
       "mass", "inertia", "material", "shape", "shapes",      "motion",   "drag_linear",
-      "drag_angular", "grid", "remove_at", NULL};
+      "drag_angular", "grid", "packing", "remove_at", NULL};
   if (!scn_expect_object(ctx, b, p) || !scn_check_keys(ctx, b, p, keys, "a body")) return false;
   body->remove_at = NAN;
   if (!scn_read_number(ctx, b, p, "remove_at", &body->remove_at, RANGE_NONNEGATIVE, false)) return false;
@@ -1002,8 +1017,9 @@ bool scn_read_body(ctx_t *ctx, const cJSON *b, int index, int slot, const grid_s
     if (def.type != CLT_BODY_KINEMATIC)
       return scn_fail(ctx, pk, "only kinematic bodies have a prescribed motion");
     if (!read_motion(ctx, scn_get(b, "motion"), pk, body, &def.motion)) return false;
-    if (def.motion.keyframe_count > 0 && scn_get(b, "grid"))
-      return scn_fail(ctx, pk, "a keyframed body cannot be a grid (its keyframes are world poses)");
+    if (def.motion.keyframe_count > 0 && (scn_get(b, "grid") || scn_get(b, "packing")))
+      return scn_fail(ctx, pk, "a keyframed body cannot be a %s (its keyframes are world poses)",
+                      scn_get(b, "grid") ? "grid" : "packing");
     if (def.motion.keyframe_count > 0 && scn_get(b, "angular_velocity")) {
       scn_join_key(pk, p, "angular_velocity");
       return scn_fail(ctx, pk, "not allowed with motion.keyframes (they set the whole motion)");
@@ -1070,6 +1086,7 @@ bool scn_read_body(ctx_t *ctx, const cJSON *b, int index, int slot, const grid_s
   def.shape_count = count;
   def.name = body->name;
   body->def = def;
+  if (grid->is_packing) return scn_expand_packing(ctx, grid, index, slot);
   return scn_get(b, "grid") ? expand_grid(ctx, grid, index, slot) : true;
 }
 
