@@ -13,6 +13,7 @@ packages=(build-essential cmake pkg-config libcjson-dev libhdf5-dev hdf5-tools
           # the Python package (python/, docs/python.md): its headers, tests, installer and examples
           python3-dev python3-pytest python3-venv python3-setuptools python3-wheel python3-matplotlib
           libcairo2-dev fonts-dejavu-core ffmpeg python3-vtk9
+          zlib1g-dev # the compressed .vtp files of clatter vtk: src/viz/vtk.c
           libode-dev # libode-dev: tests/stepper/test_ode_crosscheck.c (SPEC.md §1 peer cross-check)
           libsuitesparse-dev # CHOLMOD: src/steppers/relcp_newton.c (sparse LDLᵀ of ReLCP passes)
           afl++ clang) # coverage-guided fuzzing of the readers: scripts/fuzz_afl.sh, fuzz/README.md

@@ -23,7 +23,7 @@ static void print_usage(FILE *out) {
           "  clatter lcp [--solver NAME] [--json] FILE...\n"
           "  clatter plot OUT.h5 [OUT2.h5 ...] [QUANTITY ...] [-o plot.png] [--log]\n"
           "  clatter render OUT.h5 [--frame N | --frames A:B:S] [-o out.png] [--movie out.mp4]\n"
-          "  clatter vtk OUT.h5 [-o DIR] [--frames A:B:S]\n"
+          "  clatter vtk OUT.h5 [-o DIR] [--frames A:B:S] [--surfaces auto|all|none] [--ascii]\n"
           "\n"
           "`clatter run` with no scene runs the built-in default scene.\n"
           "`clatter COMMAND --help` describes a command.\n",

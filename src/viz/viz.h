@@ -280,14 +280,40 @@ clt_status_t clt_viz_plot(clt_viz_run_t *const *runs, const char *const *labels,
 /* ---------------------------------------------------------------------------------------------
  * VTK XML (vtk.c) */
 
-/* Writes dir/<base>_NNNNN.vtp per trajectory frame in first…last by stride (points = body
- * centres; point data: orientation quaternion, velocity, angular velocity, body id and type,
- * shape type id and parameters of the body's first shape), dir/<base>_shapes_NNNNN.vtp (the
- * shapes' surfaces as triangles, for viewing), dir/<base>_contacts_NNNNN.vtp when the run has
- * /contacts, and the collections dir/<base>.pvd, dir/<base>_shapes.pvd (and
- * dir/<base>_contacts.pvd) with the frames' times. *files_written counts the files. */
-clt_status_t clt_viz_write_vtk(const clt_viz_run_t *run, const char *dir, const char *base, int64_t first,
-                               int64_t last, int64_t stride, int *files_written, char *message,
+/* Which bodies the shapes series draws as surfaces: AUTO every body but those a sphere glyph of
+ * the bodies file draws exactly (dynamic bodies whose one shape is a sphere, 2D a disk, centred on
+ * the body's point), ALL every body, NONE no shapes series at all. */
+typedef enum clt_viz_vtk_surfaces_t {
+  CLT_VIZ_VTK_SURFACES_AUTO,
+  CLT_VIZ_VTK_SURFACES_ALL,
+  CLT_VIZ_VTK_SURFACES_NONE
+} clt_viz_vtk_surfaces_t;
+
+typedef struct clt_viz_vtk_options_t {
+  int64_t first, last, stride; /* frames first…last (clamped to the run's) every stride */
+  clt_viz_vtk_surfaces_t surfaces;
+  bool ascii; /* ASCII .vtp files (17 significant digits) instead of binary zlib-compressed ones */
+} clt_viz_vtk_options_t;
+
+/* Every frame, AUTO surfaces, binary. */
+clt_viz_vtk_options_t clt_viz_default_vtk_options(void);
+
+/* "auto", "all", "none" → *out; false for another name. */
+bool clt_viz_vtk_surfaces_from_name(const char *name, clt_viz_vtk_surfaces_t *out);
+
+/* Writes dir/<base>_NNNNN.vtp per trajectory frame of the options' range (points = body centres;
+ * point data: orientation quaternion, velocity, angular velocity, body id and type, shape type
+ * id, whether a glyph draws the body, parameters of the body's first shape),
+ * dir/<base>_shapes_NNNNN.vtp (the surfaces options->surfaces asks for, as polygons; not with
+ * NONE), dir/<base>_contacts_NNNNN.vtp when the run has /contacts, and the collections
+ * dir/<base>.pvd, dir/<base>_shapes.pvd (and dir/<base>_contacts.pvd) with the frames' times.
+ * Every file is written as FILE.part and renamed when complete; after an error the .part file is
+ * removed and what existed under the file's name is left as it was. options NULL: the defaults.
+ * *files_written counts the files. CLT_ERR_INVALID_ARGUMENT (bad base name, empty range),
+ * CLT_ERR_FORMAT (a frame of the run cannot be read), CLT_ERR_IO (a file cannot be written),
+ * CLT_ERR_OUT_OF_MEMORY; the message says which file. */
+clt_status_t clt_viz_write_vtk(const clt_viz_run_t *run, const char *dir, const char *base,
+                               const clt_viz_vtk_options_t *options, int *files_written, char *message,
                                size_t message_size);
 
 #ifdef __cplusplus

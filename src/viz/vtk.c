@@ -1,8 +1,10 @@
-/* VTK XML output for ParaView: per trajectory frame a PolyData file (.vtp, ASCII, numbers with
- * 17 significant digits so they read back exactly) and .pvd collections that give each file its
- * time. Three series: the bodies as points with their state and shape parameters, the shapes as
- * surfaces (triangles and quads, for viewing), and the contacts when the run has /contacts. */
-#define _POSIX_C_SOURCE 200809L /* popen, access, mkdir */
+/* VTK XML output for ParaView: per trajectory frame a PolyData file (.vtp) and .pvd collections
+ * that give each file its time. Three series: the bodies as points with their state and shape
+ * parameters, the shapes as surfaces (triangles and quads, for viewing; by default only of the
+ * bodies a sphere glyph cannot draw), and the contacts when the run has /contacts. The .vtp files
+ * are binary, zlib-compressed, with Float64 values bit for bit those of the run file, or ASCII on
+ * request (docs/visualization.md "`clatter vtk`: ParaView"). */
+#define _POSIX_C_SOURCE 200809L /* mkdir */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -10,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <zlib.h>
 
 #include "viz/viz.h"
 
@@ -280,91 +284,263 @@ static void mesh_shape(mesh_t *m, const clt_viz_run_t *run, int64_t frame, int k
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Writing */
+ * Which bodies the shapes files draw */
 
-static void write_doubles(FILE *f, const char *name, int components, const double *v, int64_t n) {
-  fprintf(f, "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n", name,
-          components);
-  for (int64_t i = 0; i < n; i++) {
-    fputs("         ", f);
-    for (int c = 0; c < components; c++) {
-      double x = v[i * components + c];
-      fprintf(f, " %.17g", isfinite(x) ? x : (x > 0 ? DBL_MAX : x < 0 ? -DBL_MAX : 0));
-    }
-    fputc('\n', f);
+/* A body that a sphere glyph of its `radius` at its point draws exactly: a dynamic body whose one
+ * shape is a sphere (3D) or disk (2D) centred on the body's point (to 10⁻⁹ of the radius, far
+ * below what a picture shows). A body given its own mass and inertia may carry its sphere off its
+ * centre of mass, and then it is not one. */
+static bool round_body(const clt_viz_run_t *run, int body) {
+  if (run->body_type[body] != CLT_BODY_DYNAMIC || run->body_shape_count[body] != 1) return false;
+  const clt_viz_shape_t *s = &run->shapes[run->body_first_shape[body]];
+  if (s->type != (run->dimension == 2 ? CLT_SHAPE_DISK : CLT_SHAPE_SPHERE)) return false;
+  double d = sqrt(s->position[0] * s->position[0] + s->position[1] * s->position[1] + s->position[2] * s->position[2]);
+  return d <= 1e-9 * s->radius;
+}
+
+/* Whether the shapes files leave the body to a glyph of the bodies file (docs/visualization.md,
+ * "--surfaces"). */
+static bool glyphed(const clt_viz_run_t *run, int body, clt_viz_vtk_surfaces_t surfaces) {
+  return surfaces != CLT_VIZ_VTK_SURFACES_ALL && round_body(run, body);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Writing one .vtp file
+ *
+ * VTK XML PolyData. Binary (the default): every array in the appended block after
+ * `<AppendedData encoding="raw">_`, zlib-compressed the way VTK's own writers do it
+ * (vtkZLibDataCompressor, header_type UInt64): per array the header [number of blocks, uncompressed
+ * block size, uncompressed size of the last block (0 when it is full), compressed size of each
+ * block] as UInt64, then the compressed blocks. The XML, which comes first, names each array's
+ * offset in that block, so the compressed bytes are collected in memory and written after it.
+ * ASCII (--ascii): the numbers inline, 17 significant digits. */
+
+#define VTP_BLOCK 32768 /* uncompressed bytes per block, as vtkXMLWriter's default */
+
+typedef enum vtp_type_t { VTP_FLOAT64, VTP_INT32, VTP_INT64 } vtp_type_t;
+
+typedef struct vtp_t {
+  FILE *f;
+  bool ascii;
+  char *path, *part; /* the file and the one written until it is complete */
+  unsigned char *data;
+  size_t size, cap;    /* the appended block so far */
+  clt_status_t status; /* first failure */
+  int error;           /* errno of a failed write */
+} vtp_t;
+
+static const char *byte_order(void) {
+  const uint16_t one = 1;
+  unsigned char first;
+  memcpy(&first, &one, 1);
+  return first ? "LittleEndian" : "BigEndian";
+}
+
+static bool vtp_reserve(vtp_t *v, size_t more) {
+  if (v->status != CLT_OK) return false;
+  if (v->size + more <= v->cap) return true;
+  size_t cap = v->cap ? v->cap : 65536;
+  while (cap < v->size + more) cap *= 2;
+  unsigned char *d = realloc(v->data, cap);
+  if (!d) {
+    v->status = CLT_ERR_OUT_OF_MEMORY;
+    return false;
   }
-  fputs("        </DataArray>\n", f);
+  v->data = d;
+  v->cap = cap;
+  return true;
 }
 
-static void write_int32(FILE *f, const char *name, const int32_t *v, int64_t n) {
-  fprintf(f, "        <DataArray type=\"Int32\" Name=\"%s\" format=\"ascii\">\n         ", name);
-  for (int64_t i = 0; i < n; i++) fprintf(f, " %d%s", (int)v[i], (i + 1) % 20 == 0 ? "\n         " : "");
-  fputs("\n        </DataArray>\n", f);
+static void vtp_put_u64(vtp_t *v, size_t at, uint64_t x) { memcpy(v->data + at, &x, sizeof x); }
+
+/* Opens path.part; vtp_close renames it to path, so an existing file is replaced only by a
+ * complete one. */
+static bool vtp_open(vtp_t *v, const char *path, bool ascii) {
+  memset(v, 0, sizeof *v);
+  v->status = CLT_OK;
+  v->ascii = ascii;
+  size_t n = strlen(path);
+  v->path = malloc(2 * n + 8);
+  if (!v->path) {
+    v->status = CLT_ERR_OUT_OF_MEMORY;
+    return false;
+  }
+  memcpy(v->path, path, n + 1);
+  v->part = v->path + n + 1;
+  snprintf(v->part, n + 7, "%s.part", path);
+  v->f = fopen(v->part, "wb");
+  if (!v->f) {
+    v->status = CLT_ERR_IO;
+    v->error = errno;
+    return false;
+  }
+  return true;
 }
 
-static void write_int64(FILE *f, const char *name, const int64_t *v, int64_t n) {
-  fprintf(f, "        <DataArray type=\"Int64\" Name=\"%s\" format=\"ascii\">\n         ", name);
-  for (int64_t i = 0; i < n; i++) fprintf(f, " %lld%s", (long long)v[i], (i + 1) % 20 == 0 ? "\n         " : "");
-  fputs("\n        </DataArray>\n", f);
-}
-
-static void write_header(FILE *f, int64_t points, int64_t verts, int64_t polys) {
-  fputs("<?xml version=\"1.0\"?>\n"
-        "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-        "  <PolyData>\n",
-        f);
-  fprintf(f,
+static void vtp_header(vtp_t *v, int64_t points, int64_t verts, int64_t polys) {
+  fprintf(v->f,
+          "<?xml version=\"1.0\"?>\n"
+          "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"%s\" header_type=\"UInt64\"%s>\n"
+          "  <PolyData>\n"
           "    <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"%lld\" NumberOfLines=\"0\" NumberOfStrips=\"0\" "
           "NumberOfPolys=\"%lld\">\n",
-          (long long)points, (long long)verts, (long long)polys);
+          byte_order(), v->ascii ? "" : " compressor=\"vtkZLibDataCompressor\"", (long long)points, (long long)verts,
+          (long long)polys);
 }
 
-static void write_points_and_verts(FILE *f, const double *points, int64_t n, bool verts) {
-  fputs("      <Points>\n", f);
-  write_doubles(f, "Points", 3, points, n);
-  fputs("      </Points>\n", f);
+static void vtp_array_ascii(vtp_t *v, vtp_type_t type, const void *values, int64_t count, int components) {
+  FILE *f = v->f;
+  for (int64_t i = 0; i < count; i++) {
+    if (i % (type == VTP_FLOAT64 ? components : 20) == 0) fputs(i ? "\n          " : "          ", f);
+    if (type == VTP_FLOAT64) {
+      /* VTK's ASCII parser reads no "nan" or "inf": NaN (a body not born yet or removed) becomes 0
+       * and ±inf ±DBL_MAX. */
+      double x = ((const double *)values)[i];
+      fprintf(f, " %.17g", isfinite(x) ? x : (x > 0 ? DBL_MAX : x < 0 ? -DBL_MAX : 0));
+    } else if (type == VTP_INT32) {
+      fprintf(f, " %d", (int)((const int32_t *)values)[i]);
+    } else {
+      fprintf(f, " %lld", (long long)((const int64_t *)values)[i]);
+    }
+  }
+  fputc('\n', f);
+}
+
+/* Appends bytes of values to the block as VTK's compressed blocks; false when out of memory. */
+static bool vtp_array_binary(vtp_t *v, const void *values, size_t bytes) {
+  size_t blocks = (bytes + VTP_BLOCK - 1) / VTP_BLOCK;
+  size_t head = v->size;
+  if (!vtp_reserve(v, (3 + blocks) * sizeof(uint64_t) + blocks * compressBound(VTP_BLOCK))) return false;
+  vtp_put_u64(v, head, blocks);
+  vtp_put_u64(v, head + 8, VTP_BLOCK);
+  vtp_put_u64(v, head + 16, bytes % VTP_BLOCK);
+  v->size += (3 + blocks) * sizeof(uint64_t);
+  for (size_t b = 0; b < blocks; b++) {
+    size_t len = b + 1 < blocks || bytes % VTP_BLOCK == 0 ? VTP_BLOCK : bytes % VTP_BLOCK;
+    uLongf out = compressBound(VTP_BLOCK);
+    if (compress2(v->data + v->size, &out, (const Bytef *)values + b * VTP_BLOCK, len, Z_DEFAULT_COMPRESSION) !=
+        Z_OK) {
+      v->status = CLT_ERR_OUT_OF_MEMORY; /* compress2's only failure with a large enough output */
+      return false;
+    }
+    vtp_put_u64(v, head + 8 * (3 + b), out);
+    v->size += out;
+  }
+  return true;
+}
+
+static void vtp_array(vtp_t *v, vtp_type_t type, const char *name, int components, const void *values,
+                      int64_t tuples) {
+  static const char *const type_names[] = {"Float64", "Int32", "Int64"};
+  static const size_t sizes[] = {8, 4, 8};
+  if (v->status != CLT_OK) return;
+  int64_t count = tuples * components;
+  fprintf(v->f, "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" ", type_names[type], name,
+          components);
+  if (v->ascii) {
+    fputs("format=\"ascii\">\n", v->f);
+    vtp_array_ascii(v, type, values, count, components);
+    fputs("        </DataArray>\n", v->f);
+  } else {
+    fprintf(v->f, "format=\"appended\" offset=\"%zu\"/>\n", v->size);
+    vtp_array_binary(v, values, (size_t)count * sizes[type]);
+  }
+}
+
+static void vtp_points(vtp_t *v, const double *points, int64_t n, bool verts) {
+  fputs("      <Points>\n", v->f);
+  vtp_array(v, VTP_FLOAT64, "Points", 3, points, n);
+  fputs("      </Points>\n", v->f);
   if (!verts) return;
   int64_t *ids = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
-  if (!ids) return;
-  fputs("      <Verts>\n", f);
+  if (!ids) {
+    v->status = CLT_ERR_OUT_OF_MEMORY;
+    return;
+  }
+  fputs("      <Verts>\n", v->f);
   for (int64_t i = 0; i < n; i++) ids[i] = i;
-  write_int64(f, "connectivity", ids, n);
+  vtp_array(v, VTP_INT64, "connectivity", 1, ids, n);
   for (int64_t i = 0; i < n; i++) ids[i] = i + 1;
-  write_int64(f, "offsets", ids, n);
-  fputs("      </Verts>\n", f);
+  vtp_array(v, VTP_INT64, "offsets", 1, ids, n);
+  fputs("      </Verts>\n", v->f);
   free(ids);
 }
 
-static void write_footer(FILE *f) { fputs("    </Piece>\n  </PolyData>\n</VTKFile>\n", f); }
+/* Ends the XML, writes the appended block and renames path.part to path; on any failure the
+ * partial file is removed and the message says why. */
+static clt_status_t vtp_close(vtp_t *v, char *message, size_t message_size) {
+  if (v->f) {
+    fputs("    </Piece>\n  </PolyData>\n", v->f);
+    if (!v->ascii && v->status == CLT_OK) {
+      fputs("  <AppendedData encoding=\"raw\">\n   _", v->f);
+      if (fwrite(v->data, 1, v->size, v->f) != v->size) v->status = CLT_ERR_IO, v->error = errno;
+      fputs("\n  </AppendedData>\n", v->f);
+    }
+    fputs("</VTKFile>\n", v->f);
+    if (ferror(v->f) && v->status == CLT_OK) v->status = CLT_ERR_IO, v->error = errno;
+    if (fclose(v->f) != 0 && v->status == CLT_OK) v->status = CLT_ERR_IO, v->error = errno;
+    if (v->status == CLT_OK && rename(v->part, v->path) != 0) v->status = CLT_ERR_IO, v->error = errno;
+    if (v->status != CLT_OK) remove(v->part);
+  }
+  if (v->status == CLT_ERR_IO && message)
+    snprintf(message, message_size, "%s: cannot write (%s)", v->path ? v->path : "", strerror(v->error));
+  else if (v->status != CLT_OK && message)
+    snprintf(message, message_size, "%s: out of memory", v->path ? v->path : "");
+  free(v->path);
+  free(v->data);
+  return v->status;
+}
 
-static bool write_bodies(const clt_viz_run_t *run, int64_t frame, const char *path) {
+/* ---------------------------------------------------------------------------------------------
+ * The three series */
+
+typedef struct job_t {
+  const clt_viz_run_t *run;
+  const clt_viz_vtk_options_t *options;
+  double plane_size; /* half-width of a half-space's patch [m] */
+  char *message;
+  size_t message_size;
+} job_t;
+
+static clt_status_t frame_unreadable(const job_t *job, int64_t frame) {
+  if (job->message)
+    snprintf(job->message, job->message_size, "%s: cannot read trajectory frame %lld", job->run->path,
+             (long long)frame);
+  return CLT_ERR_FORMAT;
+}
+
+static clt_status_t write_bodies(const job_t *job, int64_t frame, const char *path) {
+  const clt_viz_run_t *run = job->run;
   const clt_viz_frame_t *state = clt_viz_run_frame(run, frame);
-  if (!state) return false;
-  FILE *f = fopen(path, "w");
-  if (!f) return false;
+  if (!state) return frame_unreadable(job, frame);
+  vtp_t v;
+  if (!vtp_open(&v, path, job->options->ascii)) return vtp_close(&v, job->message, job->message_size);
   int64_t n = run->body_count;
   size_t rows = (size_t)(n > 0 ? n : 1);
-  double *buf = calloc(rows * 4, sizeof(double));
+  double *buf = calloc(rows * 3, sizeof(double));
   int32_t *ibuf = calloc(rows, sizeof(int32_t));
   if (!buf || !ibuf) {
     free(buf), free(ibuf);
-    fclose(f);
-    return false;
+    v.status = CLT_ERR_OUT_OF_MEMORY;
+    return vtp_close(&v, job->message, job->message_size);
   }
-  write_header(f, n, n, 0);
-  fputs("      <PointData Scalars=\"body_id\" Vectors=\"velocity\">\n", f);
-  write_doubles(f, "orientation", 4, state->orientation, n);
-  if (state->angle) write_doubles(f, "angle", 1, state->angle, n);
-  if (state->velocity) write_doubles(f, "velocity", 3, state->velocity, n);
-  if (state->angular_velocity) write_doubles(f, "angular_velocity", 3, state->angular_velocity, n);
+  vtp_header(&v, n, n, 0);
+  fputs("      <PointData Scalars=\"body_id\" Vectors=\"velocity\">\n", v.f);
+  vtp_array(&v, VTP_FLOAT64, "orientation", 4, state->orientation, n);
+  if (state->angle) vtp_array(&v, VTP_FLOAT64, "angle", 1, state->angle, n);
+  if (state->velocity) vtp_array(&v, VTP_FLOAT64, "velocity", 3, state->velocity, n);
+  if (state->angular_velocity) vtp_array(&v, VTP_FLOAT64, "angular_velocity", 3, state->angular_velocity, n);
   for (int64_t i = 0; i < n; i++) ibuf[i] = (int32_t)i;
-  write_int32(f, "body_id", ibuf, n);
+  vtp_array(&v, VTP_INT32, "body_id", 1, ibuf, n);
   for (int64_t i = 0; i < n; i++) ibuf[i] = run->body_type[i];
-  write_int32(f, "body_type", ibuf, n);
+  vtp_array(&v, VTP_INT32, "body_type", 1, ibuf, n);
   for (int64_t i = 0; i < n; i++) ibuf[i] = run->body_shape_count[i];
-  write_int32(f, "shape_count", ibuf, n);
-  for (int64_t i = 0; i < n; i++) ibuf[i] = run->body_shape_count[i] > 0 ? (int32_t)run->shapes[run->body_first_shape[i]].type : -1;
-  write_int32(f, "shape_type", ibuf, n);
+  vtp_array(&v, VTP_INT32, "shape_count", 1, ibuf, n);
+  for (int64_t i = 0; i < n; i++)
+    ibuf[i] = run->body_shape_count[i] > 0 ? (int32_t)run->shapes[run->body_first_shape[i]].type : -1;
+  vtp_array(&v, VTP_INT32, "shape_type", 1, ibuf, n);
+  for (int64_t i = 0; i < n; i++) ibuf[i] = glyphed(run, (int)i, job->options->surfaces);
+  vtp_array(&v, VTP_INT32, "glyph", 1, ibuf, n);
   /* The first shape's parameters (zeros for bodies without shapes). */
   static const struct {
     const char *name;
@@ -386,64 +562,62 @@ static bool write_bodies(const clt_viz_run_t *run, int64_t frame, const char *pa
         memset(buf + i * w, 0, sizeof(double) * (size_t)w);
       }
     }
-    write_doubles(f, fields[k].name, w, buf, n);
+    vtp_array(&v, VTP_FLOAT64, fields[k].name, w, buf, n);
   }
-  fputs("      </PointData>\n", f);
-  write_points_and_verts(f, state->position, n, true);
-  write_footer(f);
+  fputs("      </PointData>\n", v.f);
+  vtp_points(&v, state->position, n, true);
   free(buf);
   free(ibuf);
-  return fclose(f) == 0;
+  return vtp_close(&v, job->message, job->message_size);
 }
 
-static bool write_shapes(const clt_viz_run_t *run, int64_t frame, double plane_size, const char *path) {
-  if (!clt_viz_run_frame(run, frame)) return false;
+static clt_status_t write_shapes(const job_t *job, int64_t frame, const char *path) {
+  const clt_viz_run_t *run = job->run;
+  if (!clt_viz_run_frame(run, frame)) return frame_unreadable(job, frame);
   mesh_t m;
   memset(&m, 0, sizeof m);
-  for (int k = 0; k < run->shape_count; k++) mesh_shape(&m, run, frame, k, plane_size);
-  if (m.failed) {
-    mesh_free(&m);
-    return false;
+  for (int k = 0; k < run->shape_count; k++) {
+    if (job->options->surfaces == CLT_VIZ_VTK_SURFACES_AUTO && round_body(run, run->shapes[k].body)) continue;
+    mesh_shape(&m, run, frame, k, job->plane_size);
   }
-  FILE *f = fopen(path, "w");
-  if (!f) {
+  vtp_t v;
+  if (!vtp_open(&v, path, job->options->ascii) || m.failed) {
+    if (m.failed && v.status == CLT_OK) v.status = CLT_ERR_OUT_OF_MEMORY;
     mesh_free(&m);
-    return false;
+    return vtp_close(&v, job->message, job->message_size);
   }
-  write_header(f, m.point_count, 0, m.poly_count);
-  fputs("      <CellData Scalars=\"body_id\">\n", f);
-  write_int32(f, "body_id", m.poly_body, m.poly_count);
-  write_int32(f, "shape_type", m.poly_shape_type, m.poly_count);
-  fputs("      </CellData>\n", f);
-  write_points_and_verts(f, m.points, m.point_count, false);
-  fputs("      <Polys>\n", f);
-  write_int64(f, "connectivity", m.conn, m.conn_count);
-  write_int64(f, "offsets", m.offsets, m.poly_count);
-  fputs("      </Polys>\n", f);
-  write_footer(f);
+  vtp_header(&v, m.point_count, 0, m.poly_count);
+  fputs("      <CellData Scalars=\"body_id\">\n", v.f);
+  vtp_array(&v, VTP_INT32, "body_id", 1, m.poly_body, m.poly_count);
+  vtp_array(&v, VTP_INT32, "shape_type", 1, m.poly_shape_type, m.poly_count);
+  fputs("      </CellData>\n", v.f);
+  vtp_points(&v, m.points, m.point_count, false);
+  fputs("      <Polys>\n", v.f);
+  vtp_array(&v, VTP_INT64, "connectivity", 1, m.conn, m.conn_count);
+  vtp_array(&v, VTP_INT64, "offsets", 1, m.offsets, m.poly_count);
+  fputs("      </Polys>\n", v.f);
   mesh_free(&m);
-  return fclose(f) == 0;
+  return vtp_close(&v, job->message, job->message_size);
 }
 
-static bool write_contacts(const clt_viz_run_t *run, int64_t frame, const char *path) {
-  const clt_viz_contacts_t *c = &run->contacts;
+static clt_status_t write_contacts(const job_t *job, int64_t frame, const char *path) {
+  const clt_viz_contacts_t *c = &job->run->contacts;
   int64_t first = c->first[frame], n = c->count[frame];
-  FILE *f = fopen(path, "w");
-  if (!f) return false;
-  write_header(f, n, n, 0);
-  fputs("      <PointData Vectors=\"force\">\n", f);
-  if (c->normal) write_doubles(f, "normal", 3, c->normal + 3 * first, n);
-  if (c->force) write_doubles(f, "force", 3, c->force + 3 * first, n);
-  if (c->normal_force) write_doubles(f, "normal_force", 1, c->normal_force + first, n);
-  if (c->distance) write_doubles(f, "distance", 1, c->distance + first, n);
-  if (c->body_a) write_int32(f, "body_a", c->body_a + first, n);
-  if (c->body_b) write_int32(f, "body_b", c->body_b + first, n);
+  vtp_t v;
+  if (!vtp_open(&v, path, job->options->ascii)) return vtp_close(&v, job->message, job->message_size);
+  vtp_header(&v, n, n, 0);
+  fputs("      <PointData Vectors=\"force\">\n", v.f);
+  if (c->normal) vtp_array(&v, VTP_FLOAT64, "normal", 3, c->normal + 3 * first, n);
+  if (c->force) vtp_array(&v, VTP_FLOAT64, "force", 3, c->force + 3 * first, n);
+  if (c->normal_force) vtp_array(&v, VTP_FLOAT64, "normal_force", 1, c->normal_force + first, n);
+  if (c->distance) vtp_array(&v, VTP_FLOAT64, "distance", 1, c->distance + first, n);
+  if (c->body_a) vtp_array(&v, VTP_INT32, "body_a", 1, c->body_a + first, n);
+  if (c->body_b) vtp_array(&v, VTP_INT32, "body_b", 1, c->body_b + first, n);
   /* every candidate is exported; threshold on touching = 1 for the force network (docs/visualization.md) */
-  if (c->touching) write_int32(f, "touching", c->touching + first, n);
-  fputs("      </PointData>\n", f);
-  write_points_and_verts(f, c->point + 3 * first, n, true);
-  write_footer(f);
-  return fclose(f) == 0;
+  if (c->touching) vtp_array(&v, VTP_INT32, "touching", 1, c->touching + first, n);
+  fputs("      </PointData>\n", v.f);
+  vtp_points(&v, c->point + 3 * first, n, true);
+  return vtp_close(&v, job->message, job->message_size);
 }
 
 static const char *file_name(const char *path) {
@@ -451,10 +625,33 @@ static const char *file_name(const char *path) {
   return s ? s + 1 : path;
 }
 
-clt_status_t clt_viz_write_vtk(const clt_viz_run_t *run, const char *dir, const char *base, int64_t first,
-                               int64_t last, int64_t stride, int *files_written, char *message,
+clt_viz_vtk_options_t clt_viz_default_vtk_options(void) {
+  clt_viz_vtk_options_t o;
+  memset(&o, 0, sizeof o);
+  o.first = 0;
+  o.last = INT64_MAX;
+  o.stride = 1;
+  o.surfaces = CLT_VIZ_VTK_SURFACES_AUTO;
+  o.ascii = false;
+  return o;
+}
+
+bool clt_viz_vtk_surfaces_from_name(const char *name, clt_viz_vtk_surfaces_t *out) {
+  static const char *const names[] = {"auto", "all", "none"};
+  for (int i = 0; i < 3; i++) {
+    if (strcmp(name, names[i]) == 0) {
+      *out = (clt_viz_vtk_surfaces_t)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+clt_status_t clt_viz_write_vtk(const clt_viz_run_t *run, const char *dir, const char *base,
+                               const clt_viz_vtk_options_t *options, int *files_written, char *message,
                                size_t message_size) {
   *files_written = 0;
+  clt_viz_vtk_options_t o = options ? *options : clt_viz_default_vtk_options();
   if (!base || !base[0] || strchr(base, '/') || base[0] == '.') { /* the files stay inside dir */
     if (message) snprintf(message, message_size, "'%s': a base name must be a file name (no '/', no leading '.')",
                           base ? base : "");
@@ -464,10 +661,10 @@ clt_status_t clt_viz_write_vtk(const clt_viz_run_t *run, const char *dir, const 
     if (message) snprintf(message, message_size, "%s: the run has no trajectory frames", run->path);
     return CLT_ERR_INVALID_ARGUMENT;
   }
-  if (stride < 1) stride = 1;
-  if (first < 0) first = 0;
-  if (last >= run->frame_count) last = run->frame_count - 1;
-  if (first > last) {
+  if (o.stride < 1) o.stride = 1;
+  if (o.first < 0) o.first = 0;
+  if (o.last >= run->frame_count) o.last = run->frame_count - 1;
+  if (o.first > o.last) {
     if (message) snprintf(message, message_size, "empty frame range");
     return CLT_ERR_INVALID_ARGUMENT;
   }
@@ -476,51 +673,68 @@ clt_status_t clt_viz_write_vtk(const clt_viz_run_t *run, const char *dir, const 
     return CLT_ERR_IO;
   }
   /* Half-space and half-plane patches sized to the bodies' whole range of motion. */
-  clt_viz_render_options_t o = clt_viz_default_render_options();
+  clt_viz_render_options_t ro = clt_viz_default_render_options();
   clt_viz_view_t view;
-  clt_viz_fit_view(run, first, last, stride, &o, &view);
-  double plane_size = run->dimension == 2 ? 0.5 * hypot(view.max[0] - view.min[0], view.max[1] - view.min[1])
-                                          : 6 * view.floor_tile;
+  clt_viz_fit_view(run, o.first, o.last, o.stride, &ro, &view);
+  job_t job = {.run = run, .options = &o, .message = message, .message_size = message_size};
+  job.plane_size = run->dimension == 2 ? 0.5 * hypot(view.max[0] - view.min[0], view.max[1] - view.min[1])
+                                       : 6 * view.floor_tile;
+  /* series 0 bodies, 1 shapes (not with --surfaces none), 2 contacts (runs with /contacts) */
   const char *series[3] = {"", "_shapes", "_contacts"};
-  int series_count = run->has_contacts ? 3 : 2;
+  bool wanted[3] = {true, o.surfaces != CLT_VIZ_VTK_SURFACES_NONE, run->has_contacts};
   FILE *pvd[3] = {NULL, NULL, NULL};
   size_t plen = strlen(dir) + strlen(base) + 64;
-  char *path = malloc(plen);
-  if (!path) return CLT_ERR_OUT_OF_MEMORY;
+  char *path = malloc(plen), *part = malloc(plen + 8);
+  if (!path || !part) {
+    free(path), free(part);
+    if (message) snprintf(message, message_size, "out of memory");
+    return CLT_ERR_OUT_OF_MEMORY;
+  }
   clt_status_t status = CLT_OK;
-  for (int s = 0; s < series_count && status == CLT_OK; s++) {
-    snprintf(path, plen, "%s/%s%s.pvd", dir, base, series[s]);
-    pvd[s] = fopen(path, "w");
+  /* The collections too are written to .part files and renamed once every frame is written. */
+  for (int s = 0; s < 3 && status == CLT_OK; s++) {
+    if (!wanted[s]) continue;
+    snprintf(part, plen + 8, "%s/%s%s.pvd.part", dir, base, series[s]);
+    pvd[s] = fopen(part, "w");
     if (!pvd[s]) {
       status = CLT_ERR_IO;
+      if (message) snprintf(message, message_size, "%s: cannot write (%s)", part, strerror(errno));
       break;
     }
     fputs("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
           "  <Collection>\n",
           pvd[s]);
   }
-  for (int64_t frame = first; status == CLT_OK && frame <= last; frame += stride) {
-    for (int s = 0; s < series_count; s++) {
+  for (int64_t frame = o.first; status == CLT_OK && frame <= o.last; frame += o.stride) {
+    for (int s = 0; s < 3 && status == CLT_OK; s++) {
+      if (!wanted[s]) continue;
       snprintf(path, plen, "%s/%s%s_%05lld.vtp", dir, base, series[s], (long long)frame);
-      bool ok = s == 0 ? write_bodies(run, frame, path)
-                : s == 1 ? write_shapes(run, frame, plane_size, path)
-                         : write_contacts(run, frame, path);
-      if (!ok) {
-        status = CLT_ERR_IO;
-        break;
-      }
+      status = s == 0 ? write_bodies(&job, frame, path)
+               : s == 1 ? write_shapes(&job, frame, path)
+                        : write_contacts(&job, frame, path);
+      if (status != CLT_OK) break;
       (*files_written)++;
       fprintf(pvd[s], "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n", run->frame_time[frame],
               file_name(path));
     }
   }
-  for (int s = 0; s < series_count; s++) {
+  for (int s = 0; s < 3; s++) {
     if (!pvd[s]) continue;
+    snprintf(path, plen, "%s/%s%s.pvd", dir, base, series[s]);
+    snprintf(part, plen + 8, "%s.part", path);
     fputs("  </Collection>\n</VTKFile>\n", pvd[s]);
-    if (fclose(pvd[s]) != 0) status = CLT_ERR_IO;
-    else if (status == CLT_OK) (*files_written)++;
+    bool ok = !ferror(pvd[s]);
+    int error = errno;
+    if (fclose(pvd[s]) != 0) ok = false, error = errno;
+    if (ok && status == CLT_OK && rename(part, path) != 0) ok = false, error = errno;
+    if (!ok && status == CLT_OK) {
+      status = CLT_ERR_IO;
+      if (message) snprintf(message, message_size, "%s: cannot write (%s)", path, strerror(error));
+    }
+    if (status == CLT_OK) (*files_written)++;
+    else remove(part);
   }
-  if (status != CLT_OK && message) snprintf(message, message_size, "%s: cannot write (%s)", path, strerror(errno));
   free(path);
+  free(part);
   return status;
 }
