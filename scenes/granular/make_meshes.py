@@ -4,7 +4,7 @@ each triangle, counter-clockwise seen from the front: docs/shapes.md "Meshes"):
 
   meshes/drum.obj              a closed drum, radius 0.1 m, length 0.05 m along y, centred at the
                                origin, wall and end caps facing inwards, 96 segments
-  meshes/hopper_plate_DNN.obj  the flat bottom of a square bin (0.2 m × 0.2 m at z = 0, facing up)
+  meshes/hopper_plate_DNN.obj  the flat bottom of a square bin (0.1 m × 0.1 m at z = 0, facing up)
                                with a circular orifice of diameter NN mm at its centre
 
 Run it from anywhere: python3 scenes/granular/make_meshes.py (the files are committed)."""
@@ -47,7 +47,7 @@ def drum(radius=0.1, length=0.05, segments=96):
     return v, t
 
 
-def plate(diameter, half=0.1, segments=64):
+def plate(diameter, half=0.05, segments=64):
     # rays from the centre at angles 2πk/segments (segments a multiple of 8: the square's corners
     # lie on rays); each ray gives a point on the orifice's circle and one on the square's boundary
     assert segments % 8 == 0
@@ -70,9 +70,9 @@ def main():
     os.makedirs(HERE, exist_ok=True)
     v, t = drum()
     write("drum.obj", v, t, "closed drum, radius 0.1 m, length 0.05 m along y, facing inwards")
-    for d in (20, 25, 30, 40):
+    for d in (16, 20, 24, 30):
         v, t = plate(d / 1000)
-        write("hopper_plate_D%d.obj" % d, v, t, "0.2 m square plate at z = 0 facing up, orifice %d mm" % d)
+        write("hopper_plate_D%d.obj" % d, v, t, "0.1 m square plate at z = 0 facing up, orifice %d mm" % d)
 
 
 if __name__ == "__main__":

@@ -30,8 +30,8 @@ assert f["diagnostics/penetration"][:].max() < 2e-4
 h = h5py.File("hopper.h5", "r")
 x = h["trajectory/position"][-1, 2:]
 r = h["shapes/radius"][6:]
-assert len(r) == 1500 and r.min() >= 0.0018 and r.max() <= 0.0022
-assert (np.abs(x[:, :2]) + r[:, None] <= 0.1 + 1e-4).all()
+assert len(r) == 8000 and r.min() >= 0.0018 and r.max() <= 0.0022
+assert (np.abs(x[:, :2]) + r[:, None] <= 0.05 + 1e-4).all()
 above = x[:, 2] - r >= -1e-4                      # on or above the plate ...
 through = np.hypot(x[:, 0], x[:, 1]) < 0.015      # ... or in the orifice's column
 assert (above | through).all()
