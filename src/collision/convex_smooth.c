@@ -355,7 +355,7 @@ static double separation(const clt_placed_shape_t *sa, const clt_placed_shape_t 
  * shapes leave GJK and EPA short of the optimum by ~1e-7 of the size; the ascent takes g to its
  * maximum to rounding where the supports are smooth. Φ is then g at the best normal (attained by
  * it, so never above the true value), p_A the support of A along it and p_B = p_A + Φ n. */
-static void polish(const clt_placed_shape_t *sa, const clt_placed_shape_t *sb, double tol, double slack,
+static bool polish(const clt_placed_shape_t *sa, const clt_placed_shape_t *sb, double tol, double slack, bool force,
                    result_t *out) {
   double n[3], pa[3], pb[3];
   clt_v3_copy(n, out->n);
@@ -389,8 +389,9 @@ static void polish(const clt_placed_shape_t *sa, const clt_placed_shape_t *sb, d
   /* GJK's and EPA's Φ are upper bounds (GJK's points are inside the hull of supports; EPA's face is
    * inside the Minkowski difference, `slack` below its surface), g a lower one: the polished value
    * replaces them when the two agree to 1e-6 of the size beyond that slack, as they do unless the
-   * start was in a wrong basin. */
-  if (isfinite(best) && best >= out->phi - slack - 1e6 * tol) {
+   * start was in a wrong basin (or `force`: the caller takes g's value whatever the start said). */
+  bool agree = isfinite(best) && best >= out->phi - slack - 1e6 * tol;
+  if (agree || (force && isfinite(best))) {
     out->phi = best;
     clt_v3_copy(out->n, n);
     /* The witnesses from the shape whose support is one point: a polytope's support along a face
@@ -403,6 +404,7 @@ static void polish(const clt_placed_shape_t *sa, const clt_placed_shape_t *sb, d
       clt_v3_axpy(out->pb, pa, best, n);
     }
   }
+  return agree;
 }
 
 /* The signed distance of two convex shapes by support functions: GJK apart, EPA in overlap. */
@@ -471,7 +473,16 @@ static bool support_distance(const clt_placed_shape_t *sa, const clt_placed_shap
     out->phi = 0.0;
     clt_v3_scale(out->n, last, -1.0 / clt_v3_norm(last)); /* v = p_A − p_B: n = −v̂ */
   }
-  polish(sa, sb, tol, gap, out);
+  if (!polish(sa, sb, tol, gap, false, out)) {
+    /* GJK's normal where g is far below its distance: two nearly parallel lines touching (logs side
+     * by side) give GJK a sliver triangle whose closest point, ~1e-10 from the origin, has a
+     * direction left to rounding. g is a lower bound of Φ for every normal: climb it from the line
+     * of centres and keep that when it does better than the normal GJK gave. */
+    result_t alt = *out;
+    double qa[3], qb[3], g_gjk = separation(sa, sb, out->n, qa, qb);
+    clt_v3_scale(alt.n, d0, 1.0 / clt_v3_norm(d0));
+    if (polish(sa, sb, tol, gap, false, &alt) || (polish(sa, sb, tol, gap, true, &alt), alt.phi > g_gjk)) *out = alt;
+  }
   return true;
 }
 
@@ -679,6 +690,151 @@ static int cylinder_on_face(const clt_core_t *r, int f, const clt_placed_shape_t
   return count;
 }
 
+/* Two cylinders whose flat features face each other across the normal n (from a to b): a cap on a
+ * cap (coins: the two discs' overlap sampled by each rim's quarter points inside the other disc and
+ * the rims' crossings, reduced to 4), a cap on a side (the side's line clipped to the disc) or two
+ * parallel sides (the overlap of the two lines). Φ of a point is its distance along n to the other
+ * cylinder's flat feature; 0 points when no pair of flat features faces (the exact point stands). */
+static int cylinder_pair_flat(const clt_placed_shape_t *a, const clt_placed_shape_t *b, const double n[3],
+                              double max_distance, clt_contact_point_t *out) {
+  double m[3], pa[4][3], pb[4][3];
+  int ta[4], tb[4];
+  clt_v3_scale(m, n, -1.0);
+  int na = cylinder_flat_points(a, m, pa, ta), nb = cylinder_flat_points(b, n, pb, tb);
+  if (na == 0 || nb == 0) return 0;
+  double ax[3], bx[3];
+  clt_c3_axis(a, 2, ax);
+  clt_c3_axis(b, 2, bx);
+  double ra = a->def->radius, rb = b->def->radius;
+  double slack = 1e-9 * fmax(shape_size(a->def), shape_size(b->def));
+  /* Candidate points on a's flat feature (on_a) or on b's (on_b), in the contact plane. */
+  double pts[12][3], phi[12];
+  int from_b[12], tag[12], count = 0;
+  if (na == 4 && nb == 4) {
+    double ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0}, e[3], w[3];
+    for (int k = 0; k < 4; k++) {
+      clt_v3_axpy(ca, ca, 0.25, pa[k]);
+      clt_v3_axpy(cb, cb, 0.25, pb[k]);
+    }
+    clt_v3_sub(e, cb, ca); /* from a's cap centre towards b's, in the plane */
+    clt_v3_axpy(e, e, -clt_v3_dot(e, n), n);
+    double d = clt_v3_norm(e);
+    if (d > slack)
+      clt_v3_scale(e, e, 1.0 / d);
+    else {
+      clt_c3_axis(a, 0, e);
+      clt_v3_axpy(e, e, -clt_v3_dot(e, n), n);
+      clt_v3_scale(e, e, 1.0 / clt_v3_norm(e));
+    }
+    clt_v3_cross(w, n, e);
+    for (int side = 0; side < 2; side++) {
+      const double *c = side ? cb : ca, *o = side ? ca : cb;
+      double r = side ? rb : ra, ro = side ? ra : rb;
+      for (int k = 0; k < 4; k++) {
+        double q[3], dq[3];
+        double ce = k == 0 ? 1.0 : k == 2 ? -1.0 : 0.0, cw = k == 1 ? 1.0 : k == 3 ? -1.0 : 0.0;
+        clt_v3_axpy(q, c, r * ce, e);
+        clt_v3_axpy(q, q, r * cw, w);
+        clt_v3_sub(dq, q, o);
+        clt_v3_axpy(dq, dq, -clt_v3_dot(dq, n), n);
+        if (clt_v3_norm(dq) > ro + slack) continue; /* outside the other disc */
+        clt_v3_copy(pts[count], q);
+        from_b[count] = side;
+        tag[count++] = 8 * side + k;
+      }
+    }
+    /* The rims' crossings (the corners of the lens), on a's rim. */
+    if (d < ra + rb && d > fabs(ra - rb)) {
+      double x = (d * d + ra * ra - rb * rb) / (2 * d), y = sqrt(fmax(0.0, ra * ra - x * x));
+      for (int k = 0; k < 2; k++) {
+        clt_v3_axpy(pts[count], ca, x, e);
+        clt_v3_axpy(pts[count], pts[count], k ? -y : y, w);
+        from_b[count] = 0;
+        tag[count++] = 16 + k;
+      }
+    }
+  } else if (na == 2 && nb == 2) { /* sides: parallel lines only */
+    double c[3];
+    clt_v3_cross(c, ax, bx);
+    if (clt_v3_norm(c) > sin(1e-3)) return 0;
+    double dir[3], len2;
+    clt_v3_sub(dir, pa[1], pa[0]);
+    len2 = clt_v3_dot(dir, dir);
+    double t0 = 0.0, t1 = 1.0, s0[3], s1[3];
+    clt_v3_sub(s0, pb[0], pa[0]);
+    clt_v3_sub(s1, pb[1], pa[0]);
+    double u0 = clt_v3_dot(s0, dir) / len2, u1 = clt_v3_dot(s1, dir) / len2;
+    t0 = fmax(t0, fmin(u0, u1));
+    t1 = fmin(t1, fmax(u0, u1));
+    if (!(t0 <= t1)) return 0;
+    for (int k = 0; k < 2; k++) {
+      clt_v3_axpy(pts[count], pa[0], k ? t1 : t0, dir);
+      from_b[count] = 0;
+      tag[count++] = 20 + k;
+    }
+  } else { /* a cap on a side: the side's line clipped to the disc */
+    bool cap_a = na == 4;
+    const double (*cap)[3] = cap_a ? pa : pb, (*line)[3] = cap_a ? pb : pa;
+    double centre[3] = {0, 0, 0}, r = cap_a ? ra : rb;
+    for (int k = 0; k < 4; k++) clt_v3_axpy(centre, centre, 0.25, cap[k]);
+    double dir[3], f[3];
+    clt_v3_sub(dir, line[1], line[0]);
+    clt_v3_sub(f, line[0], centre);
+    clt_v3_axpy(dir, dir, -clt_v3_dot(dir, n), n); /* in the plane */
+    clt_v3_axpy(f, f, -clt_v3_dot(f, n), n);
+    double qa = clt_v3_dot(dir, dir), qb = 2 * clt_v3_dot(f, dir), qc = clt_v3_dot(f, f) - r * r;
+    double disc = qb * qb - 4 * qa * qc;
+    if (!(qa > 0.0) || disc < 0.0) return 0;
+    double t0 = fmax(0.0, (-qb - sqrt(disc)) / (2 * qa)), t1 = fmin(1.0, (-qb + sqrt(disc)) / (2 * qa));
+    if (!(t0 <= t1)) return 0;
+    double full[3];
+    clt_v3_sub(full, line[1], line[0]);
+    for (int k = 0; k < 2; k++) {
+      clt_v3_axpy(pts[count], line[0], k ? t1 : t0, full);
+      from_b[count] = cap_a ? 1 : 0;
+      tag[count++] = 24 + k;
+    }
+  }
+  /* Φ: along n from the point's own feature to the other's flat feature, the plane of its cap or
+   * the plane that touches its side along the line (normal: n without the axial part). */
+  double plane_p[2][3], plane_n[2][3];
+  for (int side = 0; side < 2; side++) {
+    const double (*f)[3] = side ? pb : pa, *axis = side ? bx : ax;
+    if ((side ? nb : na) == 4) {
+      memset(plane_p[side], 0, sizeof plane_p[side]);
+      for (int k = 0; k < 4; k++) clt_v3_axpy(plane_p[side], plane_p[side], 0.25, f[k]);
+      clt_v3_copy(plane_n[side], axis);
+    } else {
+      clt_v3_copy(plane_p[side], f[0]);
+      clt_v3_axpy(plane_n[side], n, -clt_v3_dot(n, axis), axis);
+      clt_v3_scale(plane_n[side], plane_n[side], 1.0 / clt_v3_norm(plane_n[side]));
+    }
+  }
+  for (int i = 0; i < count; i++) {
+    int o = from_b[i] ? 0 : 1; /* the other cylinder's plane */
+    double d[3];
+    clt_v3_sub(d, plane_p[o], pts[i]);
+    phi[i] = (from_b[i] ? -1.0 : 1.0) * clt_v3_dot(d, plane_n[o]) / clt_v3_dot(n, plane_n[o]);
+  }
+  int keep[4] = {0, 1, 2, 3}, final = count;
+  if (count > 4) final = clt_reduce_manifold(pts[0], sizeof pts[0], phi, count, n, keep);
+  int written = 0;
+  for (int k = 0; k < final; k++) {
+    int i = keep[k];
+    if (phi[i] > max_distance) continue;
+    double on_a[3], on_b[3];
+    if (from_b[i]) {
+      clt_v3_copy(on_b, pts[i]);
+      clt_v3_axpy(on_a, pts[i], -phi[i], n);
+    } else {
+      clt_v3_copy(on_a, pts[i]);
+      clt_v3_axpy(on_b, pts[i], phi[i], n);
+    }
+    clt_c3_set_point(&out[written++], phi[i], n, on_a, on_b, 3000000 + tag[i]);
+  }
+  return written;
+}
+
 int clt_collide_triangle_support(const clt_core_t *tri, const clt_placed_shape_t *mesh, const double local[3][3],
                                  const clt_placed_shape_t *other, double max_distance, clt_contact_point_t *out) {
   /* The triangle as a polyhedron of three vertices for the support functions (its size for the
@@ -769,6 +925,8 @@ int clt_collide_support(const clt_placed_shape_t *a, const clt_placed_shape_t *b
       count = cylinder_on_face(&core, best, other, side == 0, max_distance, out);
     clt_core_free(&core);
   }
+  if (a->def->type == CLT_SHAPE_CYLINDER && b->def->type == CLT_SHAPE_CYLINDER)
+    count = cylinder_pair_flat(a, b, exact.n, max_distance, out);
   double deepest = INFINITY;
   for (int i = 0; i < count; i++) deepest = fmin(deepest, out[i].distance);
   double scale = fmax(shape_size(a->def), shape_size(b->def));

@@ -259,7 +259,85 @@ static void halfspace(rng_t *rng) {
   CHECK_LE(worst, 1e-12);
 }
 
+/* Flat features of two cylinders facing each other: a cap on a cap (coins; offset, turned, apart
+ * and overlapping), a cap on a side and two parallel sides. Every point has p_B − p_A = Φ n, lies
+ * on both flat features (within each disc or segment), and the points span the contact: the caps'
+ * overlap region's extent along the line of centres, the chord of the disc, the lines' overlap. */
+static void flat_pairs(void) {
+  double worst = 0;
+  int coins = 0;
+  for (int i = 0; i < 40; i++) {
+    clt_shape_def_t a = clt_default_shape_def(CLT_SHAPE_CYLINDER), b = a;
+    a.radius = 0.05;
+    a.length = 0.01;
+    b.radius = i % 2 ? 0.05 : 0.03;
+    b.length = 0.02;
+    double gap = (i % 4 - 1) * 1e-3;    /* −1, 0, 1, 2 mm */
+    double off = 0.0025 * (i / 4);      /* 0 … 22.5 mm between the axes */
+    double turn = 0.3 * i;              /* b turned about the common axis */
+    clt_collide_pose_t pa = {{0, 0, 0}, 0, {1, 0, 0, 0}};
+    clt_collide_pose_t pb = {{off, 0, 0.005 + 0.01 + gap}, 0, {cos(turn / 2), 0, 0, sin(turn / 2)}};
+    clt_contact_point_t out[CLT_MAX_PAIR_CONTACTS];
+    int n = clt_collide(&a, &pa, &b, &pb, 0.01, out, CLT_MAX_PAIR_CONTACTS);
+    CHECK(n >= 3 && n <= 5);
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < n; k++) {
+      const clt_contact_point_t *c = &out[k];
+      CHECK_NEAR(c->normal[2], 1.0, 1e-12);
+      CHECK_NEAR(c->distance, gap, 1e-12);
+      CHECK_NEAR(c->point_a[2], 0.005, 1e-12);
+      CHECK_NEAR(c->point_b[2], 0.005 + gap, 1e-12);
+      CHECK(hypot(c->point_a[0], c->point_a[1]) <= a.radius + 1e-12);
+      CHECK(hypot(c->point_a[0] - off, c->point_a[1]) <= b.radius + 1e-12);
+      lo = fmin(lo, c->point_a[0]);
+      hi = fmax(hi, c->point_a[0]);
+    }
+    /* along the line of centres the points reach both ends of the overlap */
+    double want_lo = fmax(-a.radius, off - b.radius), want_hi = fmin(a.radius, off + b.radius);
+    worst = fmax(worst, fmax(fabs(lo - want_lo), fabs(hi - want_hi)));
+    ++coins;
+  }
+  printf("cylinder cap on cap    poses %d: 3-5 points at Phi = gap, extent off by %.2e m\n", coins, worst);
+  CHECK_LE(worst, 1e-12);
+  /* A cap on a side: a short cylinder standing on a log (axis x) 1 mm above its top line. */
+  clt_shape_def_t log = clt_default_shape_def(CLT_SHAPE_CYLINDER), coin = log;
+  log.radius = 0.1;
+  log.length = 1.0;
+  coin.radius = 0.05;
+  coin.length = 0.02;
+  double s = sqrt(0.5);
+  clt_collide_pose_t pl = {{0, 0, 0}, 0, {s, 0, s, 0}}, pc = {{0.2, 0.03, 0.1 + 0.01 + 1e-3}, 0, {1, 0, 0, 0}};
+  clt_contact_point_t out[CLT_MAX_PAIR_CONTACTS];
+  int n = clt_collide(&log, &pl, &coin, &pc, 0.01, out, CLT_MAX_PAIR_CONTACTS);
+  CHECK(n == 2);
+  double chord = 2 * sqrt(0.05 * 0.05 - 0.03 * 0.03);
+  if (n == 2) {
+    printf("cylinder cap on side: chord %.15f (2 sqrt(r^2 - d^2) = %.15f), Phi %.3e %.3e\n",
+           fabs(out[0].point_a[0] - out[1].point_a[0]), chord, out[0].distance, out[1].distance);
+    CHECK_NEAR(fabs(out[0].point_a[0] - out[1].point_a[0]), chord, 1e-12);
+    for (int k = 0; k < 2; k++) {
+      CHECK_NEAR(out[k].distance, 1e-3, 1e-12);
+      CHECK_NEAR(out[k].point_a[2], 0.1, 1e-12);
+      CHECK_NEAR(out[k].point_a[1], 0.0, 1e-12);
+    }
+  }
+  /* Two parallel logs side by side, 0.4 m of overlap along x, 2 mm apart. */
+  clt_collide_pose_t pl2 = {{0.3, 0, 0.2 + 2e-3}, 0, {s, 0, s, 0}};
+  n = clt_collide(&log, &pl, &log, &pl2, 0.01, out, CLT_MAX_PAIR_CONTACTS);
+  CHECK(n == 2);
+  if (n == 2) {
+    double x0 = fmin(out[0].point_a[0], out[1].point_a[0]), x1 = fmax(out[0].point_a[0], out[1].point_a[0]);
+    printf("cylinder side on side: points at x = %.15f and %.15f (the overlap [-0.2, 0.5]), Phi %.3e\n", x0, x1,
+           out[0].distance);
+    CHECK_NEAR(x0, -0.2, 1e-12);
+    CHECK_NEAR(x1, 0.5, 1e-12);
+    CHECK_NEAR(out[0].distance, 2e-3, 1e-12);
+    CHECK_NEAR(out[1].distance, 2e-3, 1e-12);
+  }
+}
+
 int main(void) {
+  flat_pairs();
   rng_t rng = {777};
   halfspace(&rng);
   random_pairs("cylinder-sphere", CLT_SHAPE_CYLINDER, CLT_SHAPE_SPHERE, 300, &rng);

@@ -189,7 +189,64 @@ static void on_faces(void) {
   clt_world_destroy(w);
 }
 
+/* A stack of 8 coins (r = 0.05 m, 1 cm thick), each up to 8 mm off the one below and turned, on the
+ * floor, with a log lying across the top coin: cap on cap and cap on side manifolds (docs/shapes.md
+ * "Contacts"). With a single point per pair the coins would rock and the stack fall; it stands, at
+ * rest. (Parallel sides: tests/collision/test_cylinder_pairs.c.) */
+static void coin_stack(void) {
+  clt_world_t *w = make_world(0.0, 0.5, 1e-3);
+  clt_body_id_t ids[9];
+  for (int i = 0; i < 8; i++) {
+    double turn = 0.7 * i, q[4] = {cos(turn / 2), 0, 0, sin(turn / 2)};
+    double p[3] = {0.008 * (i % 3) - 0.008, 0.004 * (i % 2), 0.005 + 0.01 * i}; /* exactly touching */
+    ids[i] = add_cylinder(w, 0.05, 0.01, p, q);
+  }
+  double s = sqrt(0.5), across[4] = {s, 0, s, 0};
+  double p8[3] = {0.0, 0.0, 0.08 + 0.02};
+  ids[8] = add_cylinder(w, 0.02, 0.2, p8, across); /* a log across the top coin, axis x */
+  double worst_v = 0, worst_w = 0, start[9][3];
+  for (int i = 0; i < 9; i++) {
+    clt_body_state_t st;
+    clt_body_get_state(w, ids[i], &st);
+    memcpy(start[i], st.position, sizeof start[i]);
+  }
+  for (int k = 0; k < 1500; k++) {
+    CHECK(clt_world_step(w) == CLT_OK);
+    if (k < 300) continue;
+    for (int i = 0; i < 8; i++) { /* the coins (the log on top can roll: a neutral mode) */
+      clt_body_state_t st;
+      clt_body_get_state(w, ids[i], &st);
+      worst_v = fmax(worst_v, sqrt(st.velocity[0] * st.velocity[0] + st.velocity[1] * st.velocity[1] +
+                                   st.velocity[2] * st.velocity[2]));
+      worst_w = fmax(worst_w, sqrt(st.angular_velocity[0] * st.angular_velocity[0] +
+                                   st.angular_velocity[1] * st.angular_velocity[1] +
+                                   st.angular_velocity[2] * st.angular_velocity[2]));
+    }
+  }
+  double moved = 0, log_height = 0;
+  for (int i = 0; i < 9; i++) {
+    clt_body_state_t st;
+    clt_body_get_state(w, ids[i], &st);
+    if (i < 8) moved = fmax(moved, hypot(st.position[0] - start[i][0], st.position[1] - start[i][1]));
+    else log_height = fabs(st.position[2] - start[i][2]);
+  }
+  clt_diagnostics_t d;
+  clt_world_get_diagnostics(w, &d);
+  printf("8 coins, offset and turned, a log across the top, t = 0.3 to 1.5 s: coins' largest speed %.2e m/s, "
+         "angular speed %.2e rad/s, horizontal drift %.2e m; the log's height changed %.2e m; contacts %d, "
+         "penetration %.2e m\n",
+         worst_v, worst_w, moved, log_height, d.contacts, d.penetration);
+  CHECK_LE(log_height, 1e-9);
+  CHECK_LE(worst_v, 1e-6);
+  CHECK_LE(worst_w, 1e-4);
+  CHECK_LE(moved, 1e-6);
+  CHECK(d.contacts >= 4 * 8 + 2);
+  CHECK_LE(d.penetration, 1e-6);
+  clt_world_destroy(w);
+}
+
 int main(void) {
+  coin_stack();
   rolling();
   on_faces();
   tipping();
