@@ -111,8 +111,10 @@ static int parse_axis(const char *text) {
   return -1;
 }
 
-/* The library's "field: reason" as the option's name: "--min-contacts: reason". */
-static void print_error(const char *message) {
+/* The library's "field: reason" as the option's name, after the run file it was asked of:
+ * "RUN.h5: --min-contacts: reason" (a request can fail for what the file holds: no frames, no heap);
+ * the file's own errors name it already. */
+static void print_error(const char *input, const char *message) {
   static const char *const fields[] = {"region", "axis",        "bins", "plane", "min_contacts",
                                        "centre", "heap_radius", "fit",  "frames"};
   for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
@@ -122,7 +124,7 @@ static void print_error(const char *message) {
       snprintf(option, sizeof option, "%s", fields[k]);
       for (char *c = option; *c; c++)
         if (*c == '_') *c = '-';
-      fprintf(stderr, "clatter analyze: --%s%s\n", option, message + n);
+      fprintf(stderr, "clatter analyze: %s: --%s%s\n", input, option, message + n);
       return;
     }
   }
@@ -280,7 +282,7 @@ int clt_cmd_analyze(int argc, char **argv) {
   clt_analysis_run_t *run = NULL;
   clt_status_t st = clt_analysis_open(input, &run, message, sizeof message);
   if (st != CLT_OK) {
-    print_error(message);
+    print_error(input, message);
     return 2;
   }
   /* the run's dimension says how many numbers a region and a centre have */
@@ -291,7 +293,7 @@ int clt_cmd_analyze(int argc, char **argv) {
     st = n < 0 ? region_syntax_error(message, sizeof message, region_text)
                : clt_analysis_box_from_numbers(dimension, v, n, &r.region, message, sizeof message);
     if (st != CLT_OK) {
-      print_error(message);
+      print_error(input, message);
       clt_analysis_close(run);
       return 2;
     }
@@ -313,7 +315,7 @@ int clt_cmd_analyze(int argc, char **argv) {
   st = clt_analysis_table(run, &r, &table, message, sizeof message);
   clt_analysis_close(run);
   if (st != CLT_OK) {
-    print_error(message);
+    print_error(input, message);
     return st == CLT_ERR_OUT_OF_MEMORY ? 1 : 2;
   }
   int status = 0;

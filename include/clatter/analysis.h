@@ -238,7 +238,9 @@ int clt_analysis_dimension(const clt_analysis_run_t *run);       /* 2 or 3; NULL
 /* Frame 0 ≤ frame < count, into arrays *out owns (clt_analysis_frame_release; independent of the
  * run and of other frames). Contacts come from /contacts when the file has it (none otherwise),
  * velocities from /trajectory/velocity when present. CLT_ERR_INVALID_ARGUMENT for a frame out of
- * range, CLT_ERR_FORMAT for a damaged dataset, named in message. */
+ * range ("frames: ..."), CLT_ERR_FORMAT for a damaged dataset, named in message, and for a frame
+ * with contacts in a file whose /contacts has no `touching` flags (a file of before them: its rows
+ * are candidates, not contacts). */
 clt_status_t clt_analysis_read_frame(clt_analysis_run_t *run, int64_t frame, clt_analysis_frame_t *out, char *message,
                                      size_t message_size);
 
