@@ -1,11 +1,13 @@
 /* clatter fuzzing — the run-file readers (fuzz/README.md). The input is an HDF5 description
- * (h5_build.h) of a run file and its CSV; the harness does what `clatter info`, `render`/`vtk`
- * and `run --resume` do with it: the summary, the stored scene, the viz reader with every frame's
- * poses, and a resume that takes one step and closes. Every failure must come with a reason. */
+ * (h5_build.h) of a run file and its CSV; the harness does what `clatter info`, `render`/`vtk`,
+ * `analyze` and `run --resume` do with it: the summary, the stored scene, the viz reader with every
+ * frame's poses, the analysis reader with its measurements of the first frames, and a resume that
+ * takes one step and closes. Every failure must come with a reason. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "clatter/analysis.h"
 #include "clatter/output.h"
 #include "clatter/scene.h"
 #include "h5_build.h"
@@ -45,6 +47,38 @@ static void read_viz(const char *path) {
   clt_viz_run_free(run);
 }
 
+static void read_analysis(const char *path) {
+  char message[1024] = "";
+  clt_analysis_run_t *run = NULL;
+  clt_status_t status = clt_analysis_open(path, &run, message, sizeof message);
+  need_reason(status, message);
+  if (status != CLT_OK) return;
+  clt_analysis_box_t box = {{-9, -9, -9}, {9, 9, 9}};
+  for (int64_t f = 0; f < clt_analysis_frame_count(run) && f < 8; f++) {
+    clt_analysis_frame_t frame;
+    message[0] = '\0';
+    status = clt_analysis_read_frame(run, f, &frame, message, sizeof message);
+    need_reason(status, message);
+    if (status != CLT_OK) continue;
+    clt_packing_t packing;
+    clt_coordination_t coordination;
+    clt_stress_t stress;
+    clt_analysis_packing(&frame, &box, &packing, message, sizeof message);
+    clt_analysis_coordination(&frame, NULL, 2, &coordination, message, sizeof message);
+    clt_analysis_stress(&frame, &box, &stress, message, sizeof message);
+    clt_analysis_frame_release(&frame);
+  }
+  clt_analysis_request_t request = clt_default_analysis_request(CLT_ANALYSIS_FORCES);
+  request.frames_given = true;
+  request.first = 0;
+  clt_analysis_table_t table;
+  message[0] = '\0';
+  status = clt_analysis_table(run, &request, &table, message, sizeof message);
+  need_reason(status, message);
+  if (status == CLT_OK) clt_analysis_table_free(&table);
+  clt_analysis_close(run);
+}
+
 static void resume(const char *path) {
   char message[1024] = "";
   clt_scene_t *scene = NULL;
@@ -72,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   need_reason(json ? CLT_OK : CLT_ERR_FORMAT, json ? "" : message);
   free(json);
   read_viz(path);
+  read_analysis(path);
   resume(path);
   char tmp[300];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);

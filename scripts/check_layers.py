@@ -38,6 +38,7 @@ LAYERS = [
     ("steppers", ["src/steppers"]),
     ("models", ["src/models"]),
     ("io", ["src/io"]),
+    ("analysis", ["src/analysis"]),
     ("viz", ["src/viz"]),
     ("tools", ["tools"]),
     ("python", ["python"]),
@@ -56,6 +57,7 @@ PUBLIC_HEADERS = {
     "include/clatter/colony.h": "models",
     "include/clatter/scene.h": "io",
     "include/clatter/output.h": "io",
+    "include/clatter/analysis.h": "analysis",
 }
 
 SCANNED = ["src", "include/clatter", "tools", "python", "bench"]

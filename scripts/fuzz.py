@@ -15,10 +15,11 @@ their stderr (bad_SEED_CASE.* and .err). Outside CI: a few minutes per thousand 
          vertex moved 9 km out).
   lcp    `clatter lcp [--solver S] --max-iterations 300 CASE`: the shared data files (Siconos
          .dat by tokens and truncation, FCLIB .hdf5 by overwritten bytes and truncation).
-  run    `clatter info CASE.h5` and `clatter run --resume CASE.h5 --max-steps 3`: the run file of
+  run    `clatter info CASE.h5`, `clatter run --resume CASE.h5 --max-steps 3` and `clatter analyze
+         CASE.h5 --frames 0: --what forces|coordination|packing`: the run file of
          3 steps of scenes/examples/default.json (interrupted, a checkpoint each step) with
          overwritten bytes or truncated.
-  colony `clatter info CASE.h5` and `clatter run --resume CASE.h5 --max-steps 3`: the run file of
+  colony the same commands on the run file of
          scenes/papers/colony.json stopped after 450 steps (32 cells, a checkpoint every 50 steps)
          truncated, with overwritten bytes, or with overwritten bytes in the colony's state
          (/checkpoint/colony) and its checksum made right again (so the colony's own checks are
@@ -179,7 +180,9 @@ def commands(mode, binary, case, out, rng, max_steps):
     if mode == "lcp":
         solver = rng.choice(["lemke", "bgs", "apgd", "bbpgd", "mprgp", "nsgs", None])
         return [[binary, "lcp", "--max-iterations", "300"] + (["--solver", solver] if solver else []) + [case]]
-    return [[binary, "info", case], [binary, "run", "--resume", case, "--max-steps", max_steps, "--quiet"]]
+    analyze = [binary, "analyze", case, "--frames", "0:", "--what"]
+    return [[binary, "info", case], [binary, "run", "--resume", case, "--max-steps", max_steps, "--quiet"],
+            analyze + ["forces"], analyze + ["coordination"], analyze + ["packing", "--region", "-9,-9,-9,9,9,9"]]
 
 
 def main():

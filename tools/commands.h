@@ -12,6 +12,7 @@ int clt_cmd_lcp(int argc, char **argv);  /* tools/cmd_lcp.c */
 int clt_cmd_plot(int argc, char **argv);   /* tools/cmd_plot.c */
 int clt_cmd_render(int argc, char **argv); /* tools/cmd_render.c */
 int clt_cmd_vtk(int argc, char **argv);    /* tools/cmd_vtk.c */
+int clt_cmd_analyze(int argc, char **argv); /* tools/cmd_analyze.c */
 
 /* A file name stem made from text a file supplied (a scene's or run file's name): letters, digits,
  * '-', '_' and (not first) '.' are kept, anything else becomes '_', so that the name can neither

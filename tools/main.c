@@ -24,6 +24,8 @@ static void print_usage(FILE *out) {
           "  clatter plot OUT.h5 [OUT2.h5 ...] [QUANTITY ...] [-o plot.png] [--log]\n"
           "  clatter render OUT.h5 [--frame N | --frames A:B:S] [-o out.png] [--movie out.mp4]\n"
           "  clatter vtk OUT.h5 [-o DIR] [--frames A:B:S] [--surfaces auto|all|none] [--ascii]\n"
+          "  clatter analyze OUT.h5 --what packing|coordination|forces|stress|profile|repose|flow\n"
+          "                  [--frames A:B:S] [--region BOX] [--axis x|y|z] [--bins N] [-o OUT.csv] ...\n"
           "\n"
           "`clatter run` with no scene runs the built-in default scene.\n"
           "`clatter COMMAND --help` describes a command.\n",
@@ -55,6 +57,7 @@ int main(int argc, char **argv) {
   if (strcmp(command, "plot") == 0) return clt_cmd_plot(argc - 2, argv + 2);
   if (strcmp(command, "render") == 0) return clt_cmd_render(argc - 2, argv + 2);
   if (strcmp(command, "vtk") == 0) return clt_cmd_vtk(argc - 2, argv + 2);
+  if (strcmp(command, "analyze") == 0) return clt_cmd_analyze(argc - 2, argv + 2);
   if (strcmp(command, "--help") == 0 || strcmp(command, "-h") == 0 || strcmp(command, "help") == 0) {
     print_usage(stdout);
     return 0;

@@ -28,10 +28,11 @@ from . import _clatter
 from .scene import (Scene, disk, halfplane, segment, ellipse, polygon, box, sphere, halfspace, capsule,
                     ellipsoid, torus, cylinder, polyhedron, mesh)
 from .run import read_run
+from .analysis import analyze
 
 __version__ = _clatter.VERSION
 
-__all__ = ["World", "Scene", "read_run", "solve_lcp", "solve_fc", "load_problem", "SolveResult",
+__all__ = ["World", "Scene", "read_run", "analyze", "solve_lcp", "solve_fc", "load_problem", "SolveResult",
            "default_scene", "solver_names", "disk", "halfplane", "segment", "ellipse", "polygon", "box",
            "sphere", "halfspace", "capsule", "ellipsoid", "torus", "cylinder", "polyhedron", "mesh", "errors", "Error",
            "InvalidArgumentError", "FileError", "FormatError", "SolverError", "DivergedError",

@@ -10,6 +10,7 @@ from .errors import (DivergedError as DivergedError, Error as Error, FileError a
                      FormatError as FormatError, InvalidArgumentError as InvalidArgumentError,
                      NumericalError as NumericalError, SceneError as SceneError, SolverError as SolverError,
                      StaleHandleError as StaleHandleError)
+from .analysis import analyze as analyze
 from .run import RunData as RunData, read_run as read_run
 from .scene import (Scene as Scene, box as box, capsule as capsule, disk as disk, ellipse as ellipse,
                     ellipsoid as ellipsoid, halfplane as halfplane, halfspace as halfspace, polygon as polygon,

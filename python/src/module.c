@@ -172,6 +172,9 @@ static PyMethodDef module_methods[] = {
      "The frictional contact solve (clatter.solve_fc wraps it)."},
     {"load_problem", (PyCFunction)(void (*)(void))clt_py_load_problem, METH_VARARGS | METH_KEYWORDS,
      "load_problem(path) -> dict\n\nA Siconos .dat or FCLIB HDF5 problem (clatter.load_problem wraps it)."},
+    {"analyze", (PyCFunction)(void (*)(void))clt_py_analyze, METH_VARARGS | METH_KEYWORDS,
+     "analyze(path, what, *, frames, region, axis, bins, plane, min_contacts, centre, heap_radius, fit) -> dict\n\n"
+     "A granular measurement of a run file's frames (clatter.analyze wraps it)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "clatter._clatter",

@@ -41,4 +41,7 @@ PyObject *clt_py_solve_lcp(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *clt_py_solve_fc(PyObject *self, PyObject *args, PyObject *kwargs);
 PyObject *clt_py_load_problem(PyObject *self, PyObject *args, PyObject *kwargs);
 
+/* analysis.c */
+PyObject *clt_py_analyze(PyObject *self, PyObject *args, PyObject *kwargs);
+
 #endif

@@ -110,6 +110,31 @@ bool clt_h5_read_row(hid_t dset, int64_t row, double *out) {
   return ok;
 }
 
+bool clt_h5_stored(hid_t dset) {
+  int64_t n = dataset_elements(dset);
+  return n >= 0 && dataset_stored(dset, (uint64_t)n);
+}
+
+bool clt_h5_read_rows(hid_t dset, hid_t mem_type, size_t elem, int64_t first, int64_t count, void *out) {
+  if (first < 0 || count < 0) return false;
+  if (count == 0) return true;
+  hid_t space = H5Dget_space(dset);
+  int rank = space >= 0 ? H5Sget_simple_extent_ndims(space) : -1;
+  hsize_t dims[2] = {0, 1};
+  bool ok = rank >= 1 && rank <= 2 && H5Sget_simple_extent_dims(space, dims, NULL) == rank &&
+            (hsize_t)first <= dims[0] && (hsize_t)count <= dims[0] - (hsize_t)first &&
+            H5Tget_size(mem_type) == elem;
+  if (ok) {
+    hsize_t start[2] = {(hsize_t)first, 0}, rows[2] = {(hsize_t)count, dims[1]};
+    ok = H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, rows, NULL) >= 0;
+    hid_t mem = ok ? H5Screate_simple(rank, rows, NULL) : -1;
+    ok = ok && mem >= 0 && H5Dread(dset, mem_type, mem, space, H5P_DEFAULT, out) >= 0;
+    if (mem >= 0) H5Sclose(mem);
+  }
+  if (space >= 0) H5Sclose(space);
+  return ok;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Opening */
 

@@ -39,6 +39,13 @@ bool clt_h5_column_rows(hid_t dset, hsize_t *rows);
 void *clt_h5_read_column(hid_t dset, hid_t mem_type, size_t elem, hsize_t *rows);
 /* Row `row` of a dataset of rank 1 to 3 as doubles: all its inner elements, into out. */
 bool clt_h5_read_row(hid_t dset, int64_t row, double *out);
+/* Whether the dataset's storage holds every element its extent claims (a dataset never written
+ * reads as fill values): check it once before sizing buffers by the extent. */
+bool clt_h5_stored(hid_t dset);
+/* Rows first … first + count − 1 of a dataset of rank 1 or 2 (every column), as mem_type elements
+ * of elem bytes into out (count × columns of them); false for rows outside it. The per-frame rows
+ * of /contacts (src/analysis), whose storage is checked once (clt_h5_stored). */
+bool clt_h5_read_rows(hid_t dset, hid_t mem_type, size_t elem, int64_t first, int64_t count, void *out);
 
 /* ---------------------------------------------------------------------------------------------
  * A run file */
