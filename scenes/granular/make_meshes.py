@@ -70,7 +70,7 @@ def main():
     os.makedirs(HERE, exist_ok=True)
     v, t = drum()
     write("drum.obj", v, t, "closed drum, radius 0.1 m, length 0.05 m along y, facing inwards")
-    for d in (20, 24, 30, 36):
+    for d in (20, 24, 27, 30, 36):
         v, t = plate(d / 1000)
         write("hopper_plate_D%d.obj" % d, v, t, "0.1 m square plate at z = 0 facing up, orifice %d mm" % d)
 
