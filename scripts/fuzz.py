@@ -7,9 +7,9 @@ non-zero status without a message, or a hang (--timeout). Failing inputs are kep
 their stderr (bad_SEED_CASE.* and .err). Outside CI: a few minutes per thousand cases.
 
   scene  `clatter run CASE.json --max-steps 3 --set method.max_iterations=300`: the scenes
-         (--scenes), mutated as JSON trees (a
-         value replaced by another type, a huge, negative, zero or non-finite number, a key
-         deleted or duplicated under another name, an array element appended) or as text
+         (--scenes), mutated as JSON trees (a value replaced by another type, a huge, negative,
+         zero or non-finite number, a key deleted or duplicated under another name, an array
+         element appended) or as text
          (truncated, bytes overwritten). Exit status 3 (diverged, with a message) is accepted too:
          a mutated scene can be a valid one whose bodies start deep in each other (a polyhedron's
          vertex moved 9 km out).
