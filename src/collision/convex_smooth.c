@@ -481,7 +481,8 @@ static bool support_distance(const clt_placed_shape_t *sa, const clt_placed_shap
     result_t alt = *out;
     double qa[3], qb[3], g_gjk = separation(sa, sb, out->n, qa, qb);
     clt_v3_scale(alt.n, d0, 1.0 / clt_v3_norm(d0));
-    if (polish(sa, sb, tol, gap, false, &alt) || (polish(sa, sb, tol, gap, true, &alt), alt.phi > g_gjk)) *out = alt;
+    if (!polish(sa, sb, tol, gap, false, &alt)) polish(sa, sb, tol, gap, true, &alt);
+    if (alt.phi > g_gjk) *out = alt;
   }
   return true;
 }
